@@ -1,0 +1,49 @@
+/**
+ * Size limits of protocol v1. The server refuses anything over them with `too_large`
+ * (or closes with 1009 for a whole frame over `maxFrameBytes`); clients use the same numbers
+ * to tell the user before sending.
+ */
+export const LIMITS = {
+  /** Largest client frame the server accepts (PROTOCOL §1). */
+  maxFrameBytes: 8 * 1024 * 1024,
+  /** Request ids (PROTOCOL §4). */
+  maxRequestIdLength: 256,
+  /** One text part of a user message. */
+  maxTextLength: 200_000,
+  /** Parts in one user message. */
+  maxParts: 20,
+  /** One image or file, as its base64 data URL (about 5 MiB of raw bytes). */
+  maxDataUrlLength: 7_000_000,
+  /** A file name. */
+  maxFilenameLength: 255,
+  /** A mime type. */
+  maxMimeTypeLength: 255,
+  /** Chat titles. */
+  maxTitleLength: 200,
+  /** Reasons given with a tool rejection. */
+  maxReasonLength: 2_000,
+  /** Browser metadata strings (url, title, user agent). */
+  maxUrlLength: 4_096,
+  maxPageTitleLength: 1_000,
+  maxUserAgentLength: 1_000,
+  maxLocaleLength: 64,
+  /** Selected elements sent with one message. */
+  maxSelectedElements: 50,
+  maxTagNameLength: 128,
+  maxXpathLength: 2_048,
+  maxSelectorLength: 2_048,
+  maxAttributes: 64,
+  maxAttributeNameLength: 256,
+  maxAttributeValueLength: 2_048,
+  maxElementTextLength: 4_000,
+  /** Tools declared by one client in `hello`. */
+  maxDeclaredTools: 100,
+  maxToolNameLength: 128,
+  maxToolDescriptionLength: 4_000,
+  /** Agent ids such as `wisp/concierge`. */
+  maxAgentIdLength: 128,
+  /** clientMessageId values. */
+  maxClientMessageIdLength: 256,
+  /** Tool call ids. */
+  maxToolCallIdLength: 128,
+} as const;

@@ -1,0 +1,427 @@
+/**
+ * valibot schemas for every frame, part, message and the state document of protocol v1
+ * (`../shared/PROTOCOL.md`). Types are inferred from the schemas, so the two cannot drift.
+ */
+import * as v from 'valibot';
+import { ID_PATTERN } from './ids.ts';
+import { LIMITS as L } from './limits.ts';
+
+export const PROTOCOL_VERSION = 1;
+
+const IdSchema = v.pipe(v.string(), v.regex(ID_PATTERN, 'Invalid id'));
+const TimeSchema = v.pipe(v.number(), v.finite());
+const JsonObjectSchema = v.record(v.string(), v.unknown());
+const boundedString = (max: number) => v.pipe(v.string(), v.maxLength(max));
+const AgentIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxAgentIdLength));
+const ToolCallIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxToolCallIdLength));
+/** Base64 data URLs only: a message never points the browser at a remote resource. */
+const DataUrlSchema = v.pipe(
+  v.string(),
+  v.maxLength(L.maxDataUrlLength),
+  v.regex(/^data:[\w.+-]+\/[\w.+-]+(;[\w.+-]+=[\w.+-]+)*;base64,[A-Za-z0-9+/]*={0,2}$/, 'Expected a base64 data URL'),
+);
+
+// ---------------------------------------------------------------- parts
+
+export const TextPartSchema = v.object({ type: v.literal('text'), text: v.string() });
+export type TextPart = v.InferOutput<typeof TextPartSchema>;
+
+export const ImagePartSchema = v.object({
+  type: v.literal('image'),
+  image: DataUrlSchema,
+  mimeType: v.optional(boundedString(L.maxMimeTypeLength)),
+});
+export type ImagePart = v.InferOutput<typeof ImagePartSchema>;
+
+export const FilePartSchema = v.object({
+  type: v.literal('file'),
+  data: DataUrlSchema,
+  filename: v.optional(boundedString(L.maxFilenameLength)),
+  mimeType: boundedString(L.maxMimeTypeLength),
+});
+export type FilePart = v.InferOutput<typeof FilePartSchema>;
+
+export const ReasoningPartSchema = v.object({ type: v.literal('reasoning'), text: v.string() });
+export type ReasoningPart = v.InferOutput<typeof ReasoningPartSchema>;
+
+export const ToolRuntimeSchema = v.picklist(['cli', 'toolbar', 'backend']);
+export type ToolRuntime = v.InferOutput<typeof ToolRuntimeSchema>;
+
+export const ToolCallStateSchema = v.picklist([
+  'awaiting-approval',
+  'denied',
+  'running',
+  'done',
+  'failed',
+  'interrupted',
+]);
+export type ToolCallState = v.InferOutput<typeof ToolCallStateSchema>;
+
+export const ToolCallPartSchema = v.object({
+  type: v.literal('tool-call'),
+  toolCallId: ToolCallIdSchema,
+  toolName: v.string(),
+  input: JsonObjectSchema,
+  runtime: ToolRuntimeSchema,
+  requiresApproval: v.boolean(),
+  state: ToolCallStateSchema,
+});
+export type ToolCallPart = v.InferOutput<typeof ToolCallPartSchema>;
+
+export const ToolResultPartSchema = v.object({
+  type: v.literal('tool-result'),
+  toolCallId: ToolCallIdSchema,
+  toolName: v.string(),
+  output: v.unknown(),
+  isError: v.optional(v.boolean()),
+});
+export type ToolResultPart = v.InferOutput<typeof ToolResultPartSchema>;
+
+export const ToolApprovalResponsePartSchema = v.object({
+  type: v.literal('tool-approval-response'),
+  toolCallId: ToolCallIdSchema,
+  approved: v.boolean(),
+  reason: v.optional(boundedString(L.maxReasonLength)),
+});
+export type ToolApprovalResponsePart = v.InferOutput<typeof ToolApprovalResponsePartSchema>;
+
+// ---------------------------------------------------------------- metadata
+
+const RectSchema = v.object({
+  x: v.number(),
+  y: v.number(),
+  width: v.number(),
+  height: v.number(),
+});
+
+const AttributesSchema = v.pipe(
+  v.record(boundedString(L.maxAttributeNameLength), boundedString(L.maxAttributeValueLength)),
+  v.check((attrs) => Object.keys(attrs).length <= L.maxAttributes, `At most ${L.maxAttributes} attributes`),
+);
+
+export const SelectedElementSchema = v.object({
+  tagName: boundedString(L.maxTagNameLength),
+  xpath: boundedString(L.maxXpathLength),
+  selector: v.optional(boundedString(L.maxSelectorLength)),
+  attributes: AttributesSchema,
+  textContent: boundedString(L.maxElementTextLength),
+  boundingClientRect: RectSchema,
+  parent: v.optional(
+    v.nullable(
+      v.object({
+        tagName: boundedString(L.maxTagNameLength),
+        xpath: boundedString(L.maxXpathLength),
+        attributes: AttributesSchema,
+      }),
+    ),
+  ),
+});
+export type SelectedElement = v.InferOutput<typeof SelectedElementSchema>;
+
+export const BrowserMetadataSchema = v.object({
+  url: boundedString(L.maxUrlLength),
+  title: boundedString(L.maxPageTitleLength),
+  viewport: v.object({ width: v.number(), height: v.number() }),
+  devicePixelRatio: v.number(),
+  userAgent: boundedString(L.maxUserAgentLength),
+  locale: boundedString(L.maxLocaleLength),
+  zoom: v.optional(v.number()),
+});
+export type BrowserMetadata = v.InferOutput<typeof BrowserMetadataSchema>;
+
+export const ClientKindSchema = v.picklist(['toolbar', 'cli', 'other']);
+export type ClientKind = v.InferOutput<typeof ClientKindSchema>;
+
+export const UserMetadataSchema = v.object({
+  source: ClientKindSchema,
+  browser: v.optional(BrowserMetadataSchema),
+  selectedElements: v.pipe(v.array(SelectedElementSchema), v.maxLength(L.maxSelectedElements)),
+});
+export type UserMetadata = v.InferOutput<typeof UserMetadataSchema>;
+
+// ---------------------------------------------------------------- messages
+
+export const MessageStatusSchema = v.picklist(['streaming', 'done', 'stopped', 'failed', 'interrupted']);
+export type MessageStatus = v.InferOutput<typeof MessageStatusSchema>;
+
+export const UserMessageSchema = v.object({
+  id: IdSchema,
+  role: v.literal('user'),
+  content: v.array(
+    v.variant('type', [TextPartSchema, ImagePartSchema, FilePartSchema, ToolApprovalResponsePartSchema]),
+  ),
+  metadata: UserMetadataSchema,
+  agent: v.optional(v.string()),
+  clientMessageId: v.optional(v.string()),
+  createdAt: TimeSchema,
+});
+export type UserMessage = v.InferOutput<typeof UserMessageSchema>;
+
+export const AssistantPartSchema = v.variant('type', [
+  TextPartSchema,
+  FilePartSchema,
+  ReasoningPartSchema,
+  ToolCallPartSchema,
+  ToolResultPartSchema,
+]);
+export type AssistantPart = v.InferOutput<typeof AssistantPartSchema>;
+
+export const AssistantMessageSchema = v.object({
+  id: IdSchema,
+  role: v.literal('assistant'),
+  agent: v.string(),
+  content: v.array(AssistantPartSchema),
+  status: MessageStatusSchema,
+  error: v.optional(v.string()),
+  createdAt: TimeSchema,
+});
+export type AssistantMessage = v.InferOutput<typeof AssistantMessageSchema>;
+
+export const ToolMessageSchema = v.object({
+  id: IdSchema,
+  role: v.literal('tool'),
+  content: v.array(ToolResultPartSchema),
+  createdAt: TimeSchema,
+});
+export type ToolMessage = v.InferOutput<typeof ToolMessageSchema>;
+
+export const MessageSchema = v.variant('role', [UserMessageSchema, AssistantMessageSchema, ToolMessageSchema]);
+export type Message = v.InferOutput<typeof MessageSchema>;
+
+// ---------------------------------------------------------------- state
+
+export const AgentToolInfoSchema = v.object({
+  name: v.string(),
+  type: v.picklist(['deterministic', 'decision']),
+});
+export type AgentToolInfo = v.InferOutput<typeof AgentToolInfoSchema>;
+
+export const AgentInfoSchema = v.object({
+  id: v.string(),
+  description: v.string(),
+  implemented: v.boolean(),
+  tools: v.array(AgentToolInfoSchema),
+  workflows: v.array(v.string()),
+  activeSkill: v.optional(v.nullable(v.string())),
+});
+export type AgentInfo = v.InferOutput<typeof AgentInfoSchema>;
+
+export const ChatInfoSchema = v.object({
+  id: IdSchema,
+  title: v.string(),
+  createdAt: TimeSchema,
+  updatedAt: TimeSchema,
+  messageCount: v.number(),
+  agent: v.optional(v.string()),
+});
+export type ChatInfo = v.InferOutput<typeof ChatInfoSchema>;
+
+export const RunInfoSchema = v.object({
+  chatId: IdSchema,
+  agent: v.string(),
+  messageId: v.nullable(IdSchema),
+  startedAt: TimeSchema,
+});
+export type RunInfo = v.InferOutput<typeof RunInfoSchema>;
+
+export const StateSchema = v.object({
+  agents: v.array(AgentInfoSchema),
+  chats: v.record(v.string(), ChatInfoSchema),
+  activeChatId: v.nullable(IdSchema),
+  active: v.nullable(v.object({ chatId: IdSchema, messages: v.array(MessageSchema) })),
+  run: v.nullable(RunInfoSchema),
+});
+export type State = v.InferOutput<typeof StateSchema>;
+
+// ---------------------------------------------------------------- ops
+
+export const OpSchema = v.variant('op', [
+  v.object({ op: v.literal('add'), path: v.string(), value: v.unknown() }),
+  v.object({ op: v.literal('replace'), path: v.string(), value: v.unknown() }),
+  v.object({ op: v.literal('remove'), path: v.string() }),
+  v.object({ op: v.literal('append'), path: v.string(), value: v.string() }),
+]);
+export type Op = v.InferOutput<typeof OpSchema>;
+
+// ---------------------------------------------------------------- client → server
+
+export const ToolDefinitionSchema = v.object({
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxToolNameLength)),
+  description: boundedString(L.maxToolDescriptionLength),
+  inputSchema: JsonObjectSchema,
+});
+export type ToolDefinition = v.InferOutput<typeof ToolDefinitionSchema>;
+
+export const HelloSchema = v.object({
+  type: v.literal('hello'),
+  protocol: v.number(),
+  client: v.object({ kind: ClientKindSchema, name: v.optional(boundedString(200)) }),
+  tools: v.optional(v.pipe(v.array(ToolDefinitionSchema), v.maxLength(L.maxDeclaredTools))),
+  resume: v.optional(v.object({ session: v.string(), rev: v.pipe(v.number(), v.integer()) })),
+});
+export type Hello = v.InferOutput<typeof HelloSchema>;
+
+export const RequestIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxRequestIdLength));
+
+const TitleSchema = v.pipe(v.string(), v.maxLength(L.maxTitleLength));
+
+export const ChatCreateSchema = v.object({
+  type: v.literal('chat.create'),
+  id: RequestIdSchema,
+  title: v.optional(TitleSchema),
+  agent: v.optional(AgentIdSchema),
+});
+export const ChatSwitchSchema = v.object({ type: v.literal('chat.switch'), id: RequestIdSchema, chatId: v.string() });
+export const ChatDeleteSchema = v.object({ type: v.literal('chat.delete'), id: RequestIdSchema, chatId: v.string() });
+export const ChatRenameSchema = v.object({
+  type: v.literal('chat.rename'),
+  id: RequestIdSchema,
+  chatId: v.string(),
+  title: v.pipe(TitleSchema, v.trim(), v.minLength(1, 'Title must not be empty')),
+});
+
+export const UserContentPartSchema = v.variant('type', [
+  v.object({ type: v.literal('text'), text: v.pipe(v.string(), v.maxLength(L.maxTextLength)) }),
+  ImagePartSchema,
+  FilePartSchema,
+]);
+export type UserContentPart = v.InferOutput<typeof UserContentPartSchema>;
+
+export const MessageSendSchema = v.object({
+  type: v.literal('message.send'),
+  id: RequestIdSchema,
+  chatId: v.string(),
+  content: v.pipe(
+    v.array(UserContentPartSchema),
+    v.minLength(1, 'Content must not be empty'),
+    v.maxLength(L.maxParts),
+  ),
+  metadata: UserMetadataSchema,
+  agent: v.optional(AgentIdSchema),
+  clientMessageId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxClientMessageIdLength))),
+});
+export type MessageSend = v.InferOutput<typeof MessageSendSchema>;
+
+export const ToolApproveSchema = v.object({
+  type: v.literal('tool.approve'),
+  id: RequestIdSchema,
+  chatId: v.string(),
+  toolCallId: v.string(),
+  approved: v.boolean(),
+  reason: v.optional(boundedString(L.maxReasonLength)),
+});
+export const ToolResultRequestSchema = v.object({
+  type: v.literal('tool.result'),
+  id: RequestIdSchema,
+  chatId: v.string(),
+  toolCallId: v.string(),
+  output: v.unknown(),
+  isError: v.optional(v.boolean()),
+});
+export const RunStopSchema = v.object({ type: v.literal('run.stop'), id: RequestIdSchema, chatId: v.string() });
+
+/** Request schemas by `type`: the server looks the schema up first, so an unknown type is its own error. */
+export const REQUEST_SCHEMAS = {
+  'chat.create': ChatCreateSchema,
+  'chat.switch': ChatSwitchSchema,
+  'chat.delete': ChatDeleteSchema,
+  'chat.rename': ChatRenameSchema,
+  'message.send': MessageSendSchema,
+  'tool.approve': ToolApproveSchema,
+  'tool.result': ToolResultRequestSchema,
+  'run.stop': RunStopSchema,
+} as const;
+export type RequestType = keyof typeof REQUEST_SCHEMAS;
+export type RequestOf<T extends RequestType> = v.InferOutput<(typeof REQUEST_SCHEMAS)[T]>;
+export type Request = { [T in RequestType]: RequestOf<T> }[RequestType];
+/** A request as a client writes it: everything but `type` and `id`, which the client adds. */
+export type RequestPayload<T extends RequestType> = Omit<v.InferInput<(typeof REQUEST_SCHEMAS)[T]>, 'type' | 'id'>;
+
+/** Values of successful results, by request type. */
+export interface ResultValues {
+  'chat.create': { chatId: string };
+  'chat.switch': undefined;
+  'chat.delete': undefined;
+  'chat.rename': undefined;
+  'message.send': { messageId: string };
+  'tool.approve': undefined;
+  'tool.result': undefined;
+  'run.stop': { stopped: boolean };
+}
+
+// ---------------------------------------------------------------- server → client
+
+export const ERROR_CODES = [
+  'bad_json',
+  'invalid_message',
+  'unknown_type',
+  'not_found',
+  'not_active',
+  'busy',
+  'rejected',
+  'not_allowed',
+  'already_resolved',
+  'unknown_agent',
+  'agent_not_implemented',
+  'unsupported_protocol',
+  'too_large',
+  'internal',
+] as const;
+export const ErrorCodeSchema = v.picklist(ERROR_CODES);
+export type ErrorCode = v.InferOutput<typeof ErrorCodeSchema>;
+
+export const ErrorInfoSchema = v.object({
+  code: ErrorCodeSchema,
+  message: v.string(),
+  path: v.optional(v.string()),
+});
+export type ErrorInfo = v.InferOutput<typeof ErrorInfoSchema>;
+
+export const WelcomeFrameSchema = v.object({
+  type: v.literal('welcome'),
+  protocol: v.number(),
+  session: v.string(),
+  resumed: v.boolean(),
+});
+export const SnapshotFrameSchema = v.object({ type: v.literal('snapshot'), rev: v.number(), state: StateSchema });
+export const PatchFrameSchema = v.object({ type: v.literal('patch'), rev: v.number(), ops: v.array(OpSchema) });
+export const ResultFrameSchema = v.variant('ok', [
+  v.object({ type: v.literal('result'), id: v.string(), ok: v.literal(true), value: v.optional(v.unknown()) }),
+  v.object({ type: v.literal('result'), id: v.string(), ok: v.literal(false), error: ErrorInfoSchema }),
+]);
+export const ErrorFrameSchema = v.object({
+  type: v.literal('error'),
+  code: ErrorCodeSchema,
+  message: v.string(),
+  path: v.optional(v.string()),
+});
+export const ToolRunFrameSchema = v.object({
+  type: v.literal('tool.run'),
+  chatId: v.string(),
+  toolCallId: v.string(),
+  toolName: v.string(),
+  input: JsonObjectSchema,
+});
+export const ToolCancelFrameSchema = v.object({
+  type: v.literal('tool.cancel'),
+  chatId: v.string(),
+  toolCallId: v.string(),
+});
+
+export const ServerFrameSchema = v.variant('type', [
+  WelcomeFrameSchema,
+  SnapshotFrameSchema,
+  PatchFrameSchema,
+  ResultFrameSchema,
+  ErrorFrameSchema,
+  ToolRunFrameSchema,
+  ToolCancelFrameSchema,
+]);
+export type ServerFrame = v.InferOutput<typeof ServerFrameSchema>;
+export type WelcomeFrame = v.InferOutput<typeof WelcomeFrameSchema>;
+export type SnapshotFrame = v.InferOutput<typeof SnapshotFrameSchema>;
+export type PatchFrame = v.InferOutput<typeof PatchFrameSchema>;
+export type ResultFrame = v.InferOutput<typeof ResultFrameSchema>;
+export type ErrorFrame = v.InferOutput<typeof ErrorFrameSchema>;
+export type ToolRunFrame = v.InferOutput<typeof ToolRunFrameSchema>;
+export type ToolCancelFrame = v.InferOutput<typeof ToolCancelFrameSchema>;
