@@ -1,0 +1,234 @@
+/**
+ * The chats: their infos in the state, the active chat's messages, and every edit of a chat's
+ * messages as ops that go both to the state (when the chat is active) and to persistence.
+ */
+import { isValidId, makeId } from '../shared/ids.ts';
+import { ProtocolError } from '../shared/errors.ts';
+import { applyPatchInPlace } from '../shared/patch.ts';
+import type { ChatInfo, Message, Op } from '../shared/schemas.ts';
+import type { ChatRepository } from './persistence/chat-repository.ts';
+import type { StateStore } from './state-store.ts';
+
+interface LoadedChat {
+  messages: Message[];
+  /** message id → index; messages are only ever appended, so indexes are stable. */
+  index: Map<string, number>;
+  /** clientMessageId → messageId, remembered for the life of the chat (PROTOCOL §5). */
+  clientIds: Map<string, string>;
+}
+
+const MAX_LOADED_CHATS = 8;
+
+function indexMessages(messages: Message[]): LoadedChat {
+  const index = new Map<string, number>();
+  const clientIds = new Map<string, string>();
+  messages.forEach((m, i) => {
+    index.set(m.id, i);
+    if (m.role === 'user' && m.clientMessageId) clientIds.set(m.clientMessageId, m.id);
+  });
+  return { messages, index, clientIds };
+}
+
+/** Deep-copies a JSON value for persistence, so later in-place edits of the state cannot reach it. */
+function cloneOps(ops: readonly Op[]): Op[] {
+  return ops.map((op) => (op.op === 'add' || op.op === 'replace' ? { ...op, value: structuredClone(op.value) } : op));
+}
+
+export class ChatManager {
+  /** Chats whose messages are in memory: the active one, a running one, a few recent ones. */
+  private readonly loaded = new Map<string, LoadedChat>();
+  /** Chats kept in memory whatever the cache does (a run is writing to them). */
+  private readonly pinned = new Set<string>();
+
+  constructor(
+    private readonly store: StateStore,
+    private readonly repo: ChatRepository,
+    /** Called when the active chat changes, so the meta file follows. */
+    private readonly onActiveChange: () => void = () => {},
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get activeChatId(): string | null {
+    return this.store.state.activeChatId;
+  }
+
+  info(chatId: string): ChatInfo | undefined {
+    return isValidId(chatId) && Object.prototype.hasOwnProperty.call(this.store.state.chats, chatId)
+      ? this.store.state.chats[chatId]
+      : undefined;
+  }
+
+  /** The chat's info, or `not_found`. */
+  require(chatId: string): ChatInfo {
+    const info = this.info(chatId);
+    if (!info) throw new ProtocolError('not_found', `Chat not found: ${chatId}`, 'chatId');
+    return info;
+  }
+
+  /** The chat as held now, for persistence: without messages when they are not in memory. */
+  getChat(chatId: string): { info: ChatInfo; messages?: Message[] } | undefined {
+    const info = this.info(chatId);
+    if (!info) return undefined;
+    const loaded = this.loaded.get(chatId);
+    return loaded ? { info, messages: loaded.messages } : { info };
+  }
+
+  /** Loads a chat's messages into memory (from disk when needed). */
+  async load(chatId: string): Promise<LoadedChat> {
+    this.require(chatId);
+    let loaded = this.loaded.get(chatId);
+    if (!loaded) {
+      let messages: Message[];
+      try {
+        messages = await this.repo.loadMessages(chatId);
+      } catch (error) {
+        // The repository moved an unreadable file aside; the chat is gone for this server.
+        if (this.info(chatId)) {
+          const ops: Op[] = [{ op: 'remove', path: `/chats/${chatId}` }];
+          this.store.change(ops);
+        }
+        throw new ProtocolError('not_found', `Chat ${chatId} could not be read (${error instanceof Error ? error.message : String(error)}); its file was moved aside`, 'chatId');
+      }
+      // Another request may have loaded it while we waited.
+      loaded = this.loaded.get(chatId) ?? indexMessages(messages);
+      this.loaded.set(chatId, loaded);
+      this.evict();
+    }
+    return loaded;
+  }
+
+  /** The in-memory messages of a loaded chat (the active one always is). */
+  messages(chatId: string): Message[] {
+    const loaded = this.loaded.get(chatId);
+    if (!loaded) throw new ProtocolError('internal', `Chat not loaded: ${chatId}`);
+    return loaded.messages;
+  }
+
+  messageIndex(chatId: string, messageId: string): number {
+    const i = this.loaded.get(chatId)?.index.get(messageId);
+    if (i === undefined) throw new ProtocolError('not_found', `Message not found: ${messageId}`);
+    return i;
+  }
+
+  findByClientId(chatId: string, clientMessageId: string): string | undefined {
+    return this.loaded.get(chatId)?.clientIds.get(clientMessageId);
+  }
+
+  pin(chatId: string): void {
+    this.pinned.add(chatId);
+  }
+
+  unpin(chatId: string): void {
+    this.pinned.delete(chatId);
+    this.evict();
+  }
+
+  private evict(): void {
+    if (this.loaded.size <= MAX_LOADED_CHATS) return;
+    for (const id of this.loaded.keys()) {
+      if (this.loaded.size <= MAX_LOADED_CHATS) break;
+      if (id !== this.activeChatId && !this.pinned.has(id)) this.loaded.delete(id);
+    }
+  }
+
+  /**
+   * Creates a chat and makes it active.
+   *
+   * @example const id = chats.create({ title: 'Fix the header' });
+   */
+  create(options: { title?: string | undefined; agent?: string | undefined } = {}): string {
+    const id = makeId('chat');
+    const t = this.now();
+    const title = options.title?.trim() || 'New chat';
+    const info: ChatInfo = { id, title, createdAt: t, updatedAt: t, messageCount: 0 };
+    if (options.agent) info.agent = options.agent;
+    this.loaded.set(id, indexMessages([]));
+    this.store.change([{ op: 'add', path: `/chats/${id}`, value: info }]);
+    this.activate(id);
+    this.repo.recordInfo(id);
+    return id;
+  }
+
+  /** Makes a loaded chat the active one; call `load` first. */
+  activate(chatId: string | null): void {
+    if (chatId === this.activeChatId && (chatId === null || this.store.state.active)) return;
+    if (chatId === null) {
+      this.store.change([
+        { op: 'replace', path: '/activeChatId', value: null },
+        { op: 'replace', path: '/active', value: null },
+      ]);
+    } else {
+      const loaded = this.loaded.get(chatId);
+      if (!loaded) throw new ProtocolError('internal', `Chat not loaded: ${chatId}`);
+      // The state holds the very array the chat keeps, so later edits are applied only once; the
+      // store serializes the op as it is made, so the frame carries the messages as they are now.
+      this.store.change([
+        { op: 'replace', path: '/activeChatId', value: chatId },
+        { op: 'replace', path: '/active', value: { chatId, messages: loaded.messages } },
+      ]);
+      this.evict();
+    }
+    this.onActiveChange();
+  }
+
+  rename(chatId: string, title: string): void {
+    this.require(chatId);
+    this.store.change([
+      { op: 'replace', path: `/chats/${chatId}/title`, value: title },
+      { op: 'replace', path: `/chats/${chatId}/updatedAt`, value: this.now() },
+    ]);
+    this.repo.recordInfo(chatId);
+  }
+
+  async delete(chatId: string): Promise<void> {
+    this.require(chatId);
+    const ops: Op[] = [{ op: 'remove', path: `/chats/${chatId}` }];
+    if (this.activeChatId === chatId) {
+      ops.push({ op: 'replace', path: '/activeChatId', value: null }, { op: 'replace', path: '/active', value: null });
+    }
+    this.store.change(ops);
+    if (ops.length > 1) this.onActiveChange();
+    this.loaded.delete(chatId);
+    this.pinned.delete(chatId);
+    await this.repo.deleteChat(chatId);
+  }
+
+  /**
+   * Applies ops relative to the chat's messages array (`/3/content/0/text`) to memory, to the
+   * state when the chat is active, and to persistence.
+   */
+  edit(chatId: string, ops: readonly Op[], options: { urgent?: boolean } = {}): void {
+    const loaded = this.loaded.get(chatId);
+    if (!loaded || ops.length === 0) return;
+    if (chatId === this.activeChatId && this.store.state.active) {
+      this.store.change(ops.map((op) => ({ ...op, path: '/active/messages' + op.path })));
+    } else {
+      applyPatchInPlace(loaded.messages, cloneOps(ops));
+    }
+    this.repo.recordChange(chatId, [...ops], options);
+  }
+
+  /** Appends a message and updates the chat's count, time and (for user messages) agent. */
+  addMessage(chatId: string, message: Message, options: { urgent?: boolean } = {}): number {
+    const loaded = this.loaded.get(chatId);
+    if (!loaded) throw new ProtocolError('internal', `Chat not loaded: ${chatId}`);
+    const index = loaded.messages.length;
+    this.edit(chatId, [{ op: 'add', path: '/-', value: message }], options);
+    loaded.index.set(message.id, index);
+    if (message.role === 'user' && message.clientMessageId) loaded.clientIds.set(message.clientMessageId, message.id);
+    const infoOps: Op[] = [
+      { op: 'replace', path: `/chats/${chatId}/messageCount`, value: loaded.messages.length },
+      { op: 'replace', path: `/chats/${chatId}/updatedAt`, value: this.now() },
+    ];
+    const agent = message.role === 'user' ? message.agent : undefined;
+    if (agent) infoOps.push({ op: 'add', path: `/chats/${chatId}/agent`, value: agent });
+    this.store.change(infoOps);
+    return index;
+  }
+
+  /** Marks the chat's messages changed now (e.g. a message ended). */
+  touch(chatId: string): void {
+    if (!this.info(chatId)) return;
+    this.store.change([{ op: 'replace', path: `/chats/${chatId}/updatedAt`, value: this.now() }]);
+  }
+}

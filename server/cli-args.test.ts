@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { parseServeArgs, USAGE, UsageError } from './cli-args.ts';
+
+const TOKEN = '0123456789abcdef';
+
+/** The UsageError a bad command line throws (fails the test when none is thrown). */
+function usageError(argv: string[]): UsageError {
+  try {
+    parseServeArgs(argv);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return error as UsageError;
+  }
+  throw new Error(`no UsageError for ${argv.join(' ')}`);
+}
+
+describe('parseServeArgs defaults', () => {
+  it.each([[[]], [['serve']]])('serves on 127.0.0.1:4477 with nothing else set (%j)', (argv) => {
+    expect(parseServeArgs(argv)).toEqual({
+      command: 'serve',
+      port: 4477,
+      host: '127.0.0.1',
+      dataDir: undefined,
+      allowOrigins: [],
+      token: undefined,
+      unsafeExpose: false,
+    });
+  });
+});
+
+describe('parseServeArgs flags', () => {
+  it.each([
+    [['--port', '0'], { port: 0 }],
+    [['--port=8080'], { port: 8080 }],
+    [['--port', '65535'], { port: 65535 }],
+    [['--host', '::1'], { host: '::1' }],
+    [['--host=localhost'], { host: 'localhost' }],
+    [['--data-dir', '/tmp/ab'], { dataDir: '/tmp/ab' }],
+    [['--data-dir=/tmp/a=b'], { dataDir: '/tmp/a=b' }],
+    [['--token', TOKEN], { token: TOKEN }],
+    [[`--token=${TOKEN}=`], { token: `${TOKEN}=` }],
+    [['--allow-origin', 'http://localhost:3000'], { allowOrigins: ['http://localhost:3000'] }],
+    [['--allow-origin=https://app.example.com'], { allowOrigins: ['https://app.example.com'] }],
+    [['--unsafe-expose'], { unsafeExpose: true }],
+  ])('%j', (argv, expected) => {
+    expect(parseServeArgs(['serve', ...argv])).toMatchObject(expected);
+  });
+
+  it('takes --allow-origin more than once, in order', () => {
+    const args = parseServeArgs(['serve', '--allow-origin', 'https://a.example', '--allow-origin=https://b.example']);
+    expect(args.allowOrigins).toEqual(['https://a.example', 'https://b.example']);
+  });
+
+  it('takes every flag together', () => {
+    expect(
+      parseServeArgs([
+        'serve',
+        '--port=0',
+        '--host',
+        '0.0.0.0',
+        '--unsafe-expose',
+        '--data-dir',
+        'data',
+        '--token',
+        TOKEN,
+        '--allow-origin',
+        'https://x.example',
+      ]),
+    ).toEqual({
+      command: 'serve',
+      port: 0,
+      host: '0.0.0.0',
+      dataDir: 'data',
+      allowOrigins: ['https://x.example'],
+      token: TOKEN,
+      unsafeExpose: true,
+    });
+  });
+
+  it('lets a later flag win', () => {
+    expect(parseServeArgs(['--port', '1', '--port', '2']).port).toBe(2);
+  });
+
+  it.each([['--help'], ['-h'], ['serve', '--help'], ['--port', '1', '-h']])('asks for help with %j', (...argv) => {
+    expect(parseServeArgs(argv).command).toBe('help');
+  });
+
+  it('shows every option in the usage text', () => {
+    for (const flag of ['--port', '--host', '--data-dir', '--allow-origin', '--token', '--unsafe-expose', '--help']) {
+      expect(USAGE).toContain(flag);
+    }
+  });
+});
+
+describe('parseServeArgs mistakes', () => {
+  it('names an unknown option', () => {
+    expect(usageError(['serve', '--prot', '1']).message).toBe('Unknown option: --prot');
+    expect(usageError(['--verbose=yes']).message).toBe('Unknown option: --verbose=yes');
+    expect(usageError(['-p', '1']).message).toBe('Unknown option: -p');
+  });
+
+  it('names an unknown command', () => {
+    expect(usageError(['start']).message).toBe('Unknown command: start');
+  });
+
+  it('refuses a stray argument after the command', () => {
+    expect(usageError(['serve', 'extra']).message).toBe('Unknown option: extra');
+  });
+
+  it.each(['--port', '--host', '--data-dir', '--allow-origin', '--token'])('says %s needs a value when it is last', (flag) => {
+    expect(usageError(['serve', flag]).message).toBe(`${flag} needs a value`);
+  });
+
+  it.each(['--port', '--host', '--data-dir', '--allow-origin', '--token'])('says %s needs a value when another flag follows', (flag) => {
+    expect(usageError(['serve', flag, '--unsafe-expose']).message).toBe(`${flag} needs a value`);
+  });
+
+  it.each(['--port', '--host', '--data-dir', '--allow-origin', '--token'])('says %s needs a value when it is empty', (flag) => {
+    expect(usageError(['serve', `${flag}=`]).message).toBe(`${flag} needs a value`);
+    expect(usageError(['serve', flag, '']).message).toBe(`${flag} needs a value`);
+  });
+
+  it.each(['abc', '-1', '1.5', '65536', '99999', ' 80', '0x50', '1e3'])('refuses the port %j', (port) => {
+    expect(usageError(['serve', `--port=${port}`]).message).toMatch(/^--port must be a number from 0 to 65535/);
+  });
+
+  it('refuses a short token', () => {
+    expect(usageError(['serve', '--token', 'short']).message).toBe('--token must be at least 16 characters');
+    expect(usageError(['serve', `--token=${TOKEN.slice(1)}`]).message).toBe('--token must be at least 16 characters');
+  });
+
+  it.each(['localhost:3000', 'not a url', 'null', 'file:///tmp/page.html', 'example.com'])('refuses the origin %j', (origin) => {
+    expect(usageError(['serve', '--allow-origin', origin]).message).toBe(
+      `--allow-origin needs an origin such as http://localhost:3000, got ${origin}`,
+    );
+  });
+
+  it.each(['--unsafe-expose=false', '--unsafe-expose=true', '--help=no'])('refuses a value on the switch %s', (arg) => {
+    expect(usageError(['serve', arg]).message).toBe(`${arg.slice(0, arg.indexOf('='))} takes no value`);
+  });
+});

@@ -1,0 +1,289 @@
+/**
+ * One client's WebSocket: the handshake, every inbound frame through valibot, results after the
+ * patches that carry their effects, and backpressure (a client that stops reading stops getting
+ * patches, then gets a fresh snapshot once drained, or is terminated if stuck; PROTOCOL §3).
+ */
+import * as v from 'valibot';
+import type { WebSocket } from 'ws';
+import { describeIssues, ProtocolError } from '../shared/errors.ts';
+import { makeId } from '../shared/ids.ts';
+import {
+  HelloSchema,
+  PROTOCOL_VERSION,
+  REQUEST_SCHEMAS,
+  RequestIdSchema,
+  type ClientKind,
+  type ErrorInfo,
+  type Request,
+} from '../shared/schemas.ts';
+import type { RequestClient } from './requests.ts';
+import type { StateStore } from './state-store.ts';
+import type { ToolClient } from './tool-dispatcher.ts';
+
+export interface ConnectionLimits {
+  /** A client whose send buffer holds more than this stops getting patches. */
+  sendBufferBytes: number;
+  /** A client lagging for longer than this is terminated. */
+  stuckTimeoutMs: number;
+  /** A client that has not said hello by then is closed. */
+  helloTimeoutMs: number;
+  /** Requests of one client being handled at once. */
+  maxInFlight: number;
+  /** Bad frames in a row before the client is closed with 1008. */
+  maxBadFrames: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  sendBufferBytes: 4 * 1024 * 1024,
+  stuckTimeoutMs: 30_000,
+  helloTimeoutMs: 10_000,
+  maxInFlight: 64,
+  maxBadFrames: 20,
+};
+
+export interface ConnectionHost {
+  store: StateStore;
+  limits: ConnectionLimits;
+  handle(request: Request, client: RequestClient): Promise<unknown>;
+  /** Called once the handshake is done and the client is up to date. */
+  joined(client: ToolClient): void;
+  left(clientId: string): void;
+  log(level: 'info' | 'warn' | 'error', message: string): void;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export class ClientConnection implements ToolClient, RequestClient {
+  readonly id = makeId('client');
+  kind: ClientKind = 'other';
+  tools: ReadonlySet<string> = new Set();
+  alive = true;
+  private ready = false;
+  private closed = false;
+  private lagging = false;
+  private lagSince = 0;
+  private lagTimer: ReturnType<typeof setInterval> | null = null;
+  /** Frames other than patches, held while lagging so they still follow the state they refer to. */
+  private held: string[] = [];
+  private inFlight = 0;
+  private badFrames = 0;
+  private readonly helloTimer: ReturnType<typeof setTimeout>;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly host: ConnectionHost,
+  ) {
+    this.helloTimer = setTimeout(() => this.closeWith(1008, 'invalid_message', 'No hello received'), host.limits.helloTimeoutMs);
+    ws.on('message', (data, isBinary) => this.onFrame(isBinary ? null : data.toString()));
+    ws.on('pong', () => {
+      this.alive = true;
+    });
+    ws.on('close', () => this.onClose());
+    ws.on('error', (error) => host.log('warn', `Client ${this.id} socket error: ${error.message}`));
+  }
+
+  /** Sends a control frame (result, error, tool.run, tool.cancel) in order with the state. */
+  send(frame: string): void {
+    if (this.closed) return;
+    if (this.lagging) {
+      if (this.held.length >= 10_000) {
+        this.terminate('held too many frames while not reading');
+        return;
+      }
+      this.held.push(frame);
+      return;
+    }
+    this.ws.send(frame);
+  }
+
+  private sendPatch(frame: string): void {
+    if (this.closed || this.lagging) return;
+    if (this.ws.bufferedAmount > this.host.limits.sendBufferBytes) {
+      this.startLagging();
+      return;
+    }
+    this.ws.send(frame);
+  }
+
+  private startLagging(): void {
+    this.lagging = true;
+    this.lagSince = Date.now();
+    this.host.log('warn', `Client ${this.id} is not reading; patches paused until it catches up`);
+    this.lagTimer = setInterval(() => {
+      if (this.ws.bufferedAmount <= this.host.limits.sendBufferBytes / 4) {
+        this.stopLagging();
+      } else if (Date.now() - this.lagSince > this.host.limits.stuckTimeoutMs) {
+        this.terminate('stuck: its send buffer did not drain');
+      }
+    }, 50);
+  }
+
+  private stopLagging(): void {
+    if (this.lagTimer) clearInterval(this.lagTimer);
+    this.lagTimer = null;
+    // Taking the snapshot flushes pending ops as a patch; while still lagging that patch is
+    // skipped here (the snapshot holds it), instead of arriving before the snapshot as a gap.
+    const snapshot = this.host.store.snapshotFrame();
+    this.lagging = false;
+    // A fresh snapshot replaces every patch it missed; its rev jumps ahead.
+    this.ws.send(snapshot);
+    const held = this.held;
+    this.held = [];
+    for (const frame of held) this.ws.send(frame);
+  }
+
+  private terminate(why: string): void {
+    this.host.log('warn', `Client ${this.id} terminated: ${why}`);
+    this.ws.terminate();
+    this.onClose();
+  }
+
+  private sendError(error: ErrorInfo): void {
+    this.send(JSON.stringify({ type: 'error', ...error }));
+  }
+
+  private closeWith(code: number, errorCode: ErrorInfo['code'], message: string, path?: string): void {
+    if (this.closed) return;
+    this.sendError(path ? { code: errorCode, message, path } : { code: errorCode, message });
+    this.ws.close(code, message.slice(0, 120));
+  }
+
+  private onFrame(text: string | null): void {
+    if (this.closed) return;
+    if (!this.ready) {
+      this.onHello(text);
+      return;
+    }
+    this.onRequestFrame(text);
+  }
+
+  private onHello(text: string | null): void {
+    clearTimeout(this.helloTimer);
+    if (text === null) return this.closeWith(1008, 'invalid_message', 'Frames must be text');
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return this.closeWith(1008, 'bad_json', 'The first frame is not valid JSON');
+    }
+    if (!isRecord(msg) || msg.type !== 'hello') {
+      return this.closeWith(1008, 'invalid_message', 'The first frame must be hello', 'type');
+    }
+    if (msg.protocol !== PROTOCOL_VERSION) {
+      return this.closeWith(4001, 'unsupported_protocol', `Unsupported protocol ${JSON.stringify(msg.protocol)}; this server speaks ${PROTOCOL_VERSION}`, 'protocol');
+    }
+    const parsed = v.safeParse(HelloSchema, msg);
+    if (!parsed.success) {
+      const error = describeIssues(parsed.issues);
+      return this.closeWith(1008, error.code, error.message, error.path);
+    }
+    const hello = parsed.output;
+    this.kind = hello.client.kind;
+    this.tools = new Set((hello.tools ?? []).map((t) => t.name));
+    const store = this.host.store;
+    const missed = hello.resume && hello.resume.session === store.session ? store.framesSince(hello.resume.rev) : null;
+    this.ws.send(JSON.stringify({ type: 'welcome', protocol: PROTOCOL_VERSION, session: store.session, resumed: missed !== null }));
+    if (missed) for (const frame of missed) this.ws.send(frame);
+    else this.ws.send(store.snapshotFrame());
+    this.ready = true;
+    this.unsubscribe = store.subscribe((frame) => this.sendPatch(frame));
+    this.host.joined(this);
+  }
+
+  private onBadFrame(error: ErrorInfo): void {
+    this.sendError(error);
+    if (++this.badFrames >= this.host.limits.maxBadFrames) {
+      this.ws.close(1008, 'Too many bad frames');
+    }
+  }
+
+  private onRequestFrame(text: string | null): void {
+    if (text === null) return this.onBadFrame({ code: 'invalid_message', message: 'Frames must be text' });
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return this.onBadFrame({ code: 'bad_json', message: 'Frame is not valid JSON' });
+    }
+    if (!isRecord(msg) || typeof msg.type !== 'string') {
+      return this.onBadFrame({ code: 'invalid_message', message: 'Frame must be an object with a string type', path: 'type' });
+    }
+    if (msg.type === 'hello') {
+      return this.onBadFrame({ code: 'invalid_message', message: 'hello was already received on this connection', path: 'type' });
+    }
+    const id = v.safeParse(RequestIdSchema, msg.id);
+    if (!id.success) {
+      return this.onBadFrame({ code: 'invalid_message', message: 'Request needs an id: a non-empty string of at most 256 characters', path: 'id' });
+    }
+    const reply = (result: { ok: true; value?: unknown } | { ok: false; error: ErrorInfo }) => {
+      // Patches carrying the request's effects go out first (PROTOCOL §4).
+      this.host.store.flush();
+      this.send(JSON.stringify({ type: 'result', id: id.output, ...result }));
+    };
+    if (!Object.prototype.hasOwnProperty.call(REQUEST_SCHEMAS, msg.type)) {
+      this.badFrames++;
+      return reply({ ok: false, error: { code: 'unknown_type', message: `Unknown request type: ${msg.type.slice(0, 64)}`, path: 'type' } });
+    }
+    const schema = REQUEST_SCHEMAS[msg.type as keyof typeof REQUEST_SCHEMAS];
+    const parsed = v.safeParse(schema, msg);
+    if (!parsed.success) {
+      this.badFrames++;
+      return reply({ ok: false, error: describeIssues(parsed.issues) });
+    }
+    this.badFrames = 0;
+    if (this.inFlight >= this.host.limits.maxInFlight) {
+      return reply({ ok: false, error: { code: 'busy', message: 'Too many requests in flight; wait for their results' } });
+    }
+    this.inFlight++;
+    this.host
+      .handle(parsed.output as Request, this)
+      .then(
+        (value) => reply(value === undefined ? { ok: true } : { ok: true, value }),
+        (error: unknown) => {
+          if (error instanceof ProtocolError) return reply({ ok: false, error: error.toInfo() });
+          this.host.log('error', `Request ${msg.type} failed: ${error instanceof Error ? error.stack : String(error)}`);
+          reply({ ok: false, error: { code: 'internal', message: 'The server failed to handle this request' } });
+        },
+      )
+      .finally(() => this.inFlight--);
+  }
+
+  /** Heartbeat: returns false when the last ping went unanswered. */
+  ping(): boolean {
+    if (!this.alive) {
+      this.terminate('missed a heartbeat');
+      return false;
+    }
+    this.alive = false;
+    try {
+      this.ws.ping();
+    } catch {
+      /* a closing socket; close handles it */
+    }
+    return true;
+  }
+
+  private onClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.helloTimer);
+    if (this.lagTimer) clearInterval(this.lagTimer);
+    this.unsubscribe?.();
+    this.held = [];
+    if (this.ready) this.host.left(this.id);
+  }
+
+  /** Server shutdown: a 1001 close, then the socket is dropped if the client does not answer. */
+  closeGracefully(): void {
+    if (this.closed) return;
+    this.ws.close(1001, 'Server shutting down');
+    setTimeout(() => this.ws.terminate(), 200).unref();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+}

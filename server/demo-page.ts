@@ -1,0 +1,76 @@
+/**
+ * The demo page served at `/`: a small but realistic app page with the toolbar injected and the
+ * connection (ws URL and token) embedded, the way the Vite plugin injects it into a user's page.
+ */
+
+/** The script tags that inject the toolbar; `<` is escaped so no value can close the script. */
+export function renderToolbarTags(config: { url: string; token: string }, src = '/toolbar.js'): string {
+  const json = JSON.stringify({ url: config.url, token: config.token }).replace(/</g, '\\u003c');
+  return `<script>window.__AGENTBAR__ = ${json};</script>\n<script src="${src}" defer></script>`;
+}
+
+export function renderDemoPage(config: { url: string; token: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Acme Orders — agentbar demo</title>
+<style>
+  * { box-sizing: border-box; }
+  body { margin: 0; font: 15px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, sans-serif; color: #1f2430; background: #f5f6f8; }
+  header { display: flex; align-items: center; gap: 24px; padding: 14px 32px; background: #fff; border-bottom: 1px solid #e3e6ea; }
+  header .logo { font-weight: 700; font-size: 18px; color: #4338ca; }
+  nav a { color: #475066; text-decoration: none; margin-right: 18px; }
+  nav a.active { color: #1f2430; font-weight: 600; }
+  main { max-width: 1040px; margin: 28px auto; padding: 0 32px; }
+  h1 { font-size: 24px; margin: 0 0 6px; }
+  .subtitle { color: #667085; margin: 0 0 24px; }
+  .cards { display: grid; grid-template-columns: repeat(3, 1fr); gap: 16px; margin-bottom: 28px; }
+  .card { background: #fff; border: 1px solid #e3e6ea; border-radius: 10px; padding: 18px; }
+  .card .label { color: #667085; font-size: 13px; }
+  .card .value { font-size: 26px; font-weight: 700; margin-top: 4px; }
+  .card .trend.up { color: #16a34a; } .card .trend.down { color: #dc2626; }
+  table { width: 100%; border-collapse: collapse; background: #fff; border: 1px solid #e3e6ea; border-radius: 10px; overflow: hidden; }
+  th, td { text-align: left; padding: 10px 14px; border-bottom: 1px solid #eef0f3; }
+  th { background: #fafbfc; font-size: 13px; color: #667085; font-weight: 600; }
+  .badge { display: inline-block; padding: 2px 8px; border-radius: 999px; font-size: 12px; }
+  .badge.paid { background: #dcfce7; color: #166534; } .badge.pending { background: #fef9c3; color: #854d0e; } .badge.refunded { background: #fee2e2; color: #991b1b; }
+  form { margin-top: 28px; background: #fff; border: 1px solid #e3e6ea; border-radius: 10px; padding: 18px; display: flex; gap: 12px; align-items: end; }
+  label { display: flex; flex-direction: column; font-size: 13px; color: #475066; gap: 4px; }
+  input, select { font: inherit; padding: 7px 10px; border: 1px solid #d0d5dd; border-radius: 6px; }
+  button.primary { font: inherit; background: #4338ca; color: #fff; border: 0; border-radius: 6px; padding: 8px 16px; cursor: pointer; }
+</style>
+</head>
+<body>
+<header>
+  <span class="logo">Acme</span>
+  <nav><a href="#" class="active">Orders</a><a href="#">Customers</a><a href="#">Products</a><a href="#">Settings</a></nav>
+</header>
+<main>
+  <h1 id="page-title">Orders</h1>
+  <p class="subtitle">This is a demo page. Open the agentbar toolbar in the bottom-right corner and say hello.</p>
+  <section class="cards">
+    <div class="card"><div class="label">Revenue (30 days)</div><div class="value">$48,210</div><div class="trend up">▲ 12.4%</div></div>
+    <div class="card"><div class="label">Orders</div><div class="value">1,284</div><div class="trend up">▲ 3.1%</div></div>
+    <div class="card"><div class="label">Refund rate</div><div class="value">2.3%</div><div class="trend down">▲ 0.4%</div></div>
+  </section>
+  <table id="orders">
+    <thead><tr><th>Order</th><th>Customer</th><th>Total</th><th>Status</th></tr></thead>
+    <tbody>
+      <tr><td>#10421</td><td>Ada Lovelace</td><td>$320.00</td><td><span class="badge paid">Paid</span></td></tr>
+      <tr><td>#10420</td><td>Grace Hopper</td><td>$89.50</td><td><span class="badge pending">Pending</span></td></tr>
+      <tr><td>#10419</td><td>Alan Turing</td><td>$1,140.00</td><td><span class="badge paid">Paid</span></td></tr>
+      <tr><td>#10418</td><td>Katherine Johnson</td><td>$45.00</td><td><span class="badge refunded">Refunded</span></td></tr>
+    </tbody>
+  </table>
+  <form onsubmit="event.preventDefault()">
+    <label>Customer <input name="customer" placeholder="Name or email"></label>
+    <label>Status <select name="status"><option>Any</option><option>Paid</option><option>Pending</option><option>Refunded</option></select></label>
+    <button class="primary" type="submit">Filter orders</button>
+  </form>
+</main>
+${renderToolbarTags(config)}
+</body>
+</html>`;
+}

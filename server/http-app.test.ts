@@ -1,0 +1,188 @@
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentInfo } from '../shared/schemas.ts';
+import { createHttpApp } from './http-app.ts';
+
+const PORT = 4477;
+const TOKEN = 'tok_0123456789abcdefghijklmnop';
+const HOST = `127.0.0.1:${PORT}`;
+const WS_URL = `ws://127.0.0.1:${PORT}/ws`;
+
+const AGENTS: AgentInfo[] = [
+  { id: 'wisp/concierge', description: 'Answers', implemented: true, tools: [{ name: 'get_page_info', type: 'deterministic' }], workflows: [] },
+  { id: 'wisp/later', description: 'Not yet', implemented: false, tools: [], workflows: ['review'] },
+];
+
+let dir: string;
+let bundlePath: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'agentbar-http-'));
+  bundlePath = join(dir, 'toolbar.js');
+  writeFileSync(bundlePath, 'console.log("toolbar bundle");\n');
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function makeApp(options: { bundle?: string; allowOrigins?: string[] } = {}) {
+  return createHttpApp({
+    policy: { port: () => PORT, token: TOKEN, allowOrigins: options.allowOrigins ?? [] },
+    agents: () => AGENTS,
+    toolbarBundlePath: options.bundle ?? bundlePath,
+    wsUrl: () => WS_URL,
+  });
+}
+
+function get(path: string, headers: Record<string, string> = {}, app = makeApp()) {
+  return app.request(path, { headers: { host: HOST, ...headers } });
+}
+
+describe('GET /health', () => {
+  it('answers 200 without a token', async () => {
+    const res = await get('/health');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+  });
+});
+
+describe('GET /agents', () => {
+  it('refuses a request without a token', async () => {
+    const res = await get('/agents');
+    expect(res.status).toBe(403);
+    expect(await res.text()).toMatch(/token/i);
+  });
+
+  it('refuses a wrong token', async () => {
+    expect((await get('/agents?token=wrong-token-value-000000')).status).toBe(403);
+    expect((await get('/agents', { authorization: 'Bearer wrong-token-value-000000' })).status).toBe(403);
+  });
+
+  it('answers the AgentInfo list with ?token=', async () => {
+    const res = await get(`/agents?token=${TOKEN}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await res.json()).toEqual(AGENTS);
+  });
+
+  it('answers the AgentInfo list with Authorization: Bearer', async () => {
+    const res = await get('/agents', { authorization: `Bearer ${TOKEN}` });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(AGENTS);
+  });
+
+  it('accepts an allowed browser origin and refuses a foreign one', async () => {
+    expect((await get(`/agents?token=${TOKEN}`, { origin: 'http://localhost:5173' })).status).toBe(200);
+    expect((await get(`/agents?token=${TOKEN}`, { origin: 'https://evil.com' })).status).toBe(403);
+  });
+
+  it('accepts an origin given with --allow-origin', async () => {
+    const app = makeApp({ allowOrigins: ['https://dev.example.com'] });
+    expect((await get(`/agents?token=${TOKEN}`, { origin: 'https://dev.example.com' }, app)).status).toBe(200);
+  });
+
+  it('sends no permissive CORS header', async () => {
+    const res = await get(`/agents?token=${TOKEN}`, { origin: 'http://localhost:5173' });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('the Host check', () => {
+  const routes = ['/health', '/agents', `/agents?token=${TOKEN}`, '/toolbar.js', '/', '/nope'];
+
+  it.each(routes)('refuses a foreign Host on %s', async (path) => {
+    for (const host of ['evil.com', 'localhost.evil.com', `127.0.0.1.nip.io:${PORT}`, 'localhost:1']) {
+      const res = await get(path, { host });
+      expect(res.status, `${host} ${path}`).toBe(403);
+      expect(await res.text()).toMatch(/Host not allowed/);
+    }
+  });
+
+  it('refuses a request with no Host header', async () => {
+    const res = await makeApp().request('/health');
+    expect(res.status).toBe(403);
+  });
+
+  it.each(['localhost', `localhost:${PORT}`, '[::1]', `[::1]:${PORT}`, '127.0.0.1'])('accepts the loopback Host %s', async (host) => {
+    expect((await get('/health', { host })).status).toBe(200);
+  });
+
+  it.each(routes)('refuses Origin: null on %s', async (path) => {
+    const res = await get(path, { origin: 'null' });
+    expect(res.status).toBe(403);
+    expect(await res.text()).toMatch(/Origin not allowed/);
+  });
+
+  it('does not leak the token in a refusal', async () => {
+    const res = await get('/', { host: 'evil.com' });
+    expect(await res.text()).not.toContain(TOKEN);
+  });
+});
+
+describe('GET / (the demo page)', () => {
+  it('embeds the ws URL and the token for the toolbar', async () => {
+    const res = await get('/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await res.text();
+    expect(html).toContain(JSON.stringify({ url: WS_URL, token: TOKEN }));
+    expect(html).toContain('<script src="/toolbar.js" defer></script>');
+  });
+
+  it('forbids framing and caching and sends no CORS header', async () => {
+    const res = await get('/', { origin: 'http://localhost:5173' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('GET /toolbar.js', () => {
+  it('serves the bundle as JavaScript without a token', async () => {
+    const res = await get('/toolbar.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(await res.text()).toBe('console.log("toolbar bundle");\n');
+  });
+
+  it('holds no secret', async () => {
+    const res = await get('/toolbar.js');
+    expect(await res.text()).not.toContain(TOKEN);
+  });
+
+  it('serves the new bundle after a rebuild', async () => {
+    const path = join(dir, 'rebuilt.js');
+    writeFileSync(path, 'one();');
+    const app = makeApp({ bundle: path });
+    expect(await (await get('/toolbar.js', {}, app)).text()).toBe('one();');
+    writeFileSync(path, 'two(); // longer, so the file differs even if mtime does not');
+    // A distinct mtime, so the test does not depend on the clock's resolution.
+    utimesSync(path, new Date(), new Date(Date.now() + 5_000));
+    expect(await (await get('/toolbar.js', {}, app)).text()).toMatch(/^two\(\);/);
+  });
+
+  it('answers 503 with a clear message when the bundle is missing', async () => {
+    const app = makeApp({ bundle: join(dir, 'missing', 'toolbar.js') });
+    const res = await get('/toolbar.js', {}, app);
+    expect(res.status).toBe(503);
+    expect(await res.text()).toMatch(/not built yet.*npm run build/);
+  });
+});
+
+describe('unknown routes', () => {
+  it('answer 404', async () => {
+    const res = await get('/does-not-exist');
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe('Not found');
+  });
+
+  it('answer 404 to another method on a known path', async () => {
+    const res = await makeApp().request('/health', { method: 'POST', headers: { host: HOST } });
+    expect(res.status).toBe(404);
+  });
+});

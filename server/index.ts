@@ -1,0 +1,28 @@
+/**
+ * The agent SDK: define agents and serve them.
+ *
+ * @example
+ * import { defineAgent, startServer } from 'agentbar';
+ * const echo = defineAgent({ id: 'me/echo', description: 'Echoes', run: (ctx) => ctx.reply.text(ctx.text) });
+ * await startServer({ agents: [echo] });
+ */
+export { defineAgent, describeAgent, ToolDeniedError } from './agent.ts';
+export type {
+  AgentDefinition,
+  AgentTool,
+  AgentStateAccess,
+  CallToolOptions,
+  ChatDecision,
+  ChatRequest,
+  ReplyBuilder,
+  RunContext,
+  TextSource,
+  ToolCallResult,
+} from './agent.ts';
+export { startServer, defaultDataDir } from './server.ts';
+export type { AgentbarServer, ServerOptions, LogFn } from './server.ts';
+export { createDemoAgents } from './demo-agents.ts';
+export { createFileChatRepository } from './persistence/file-chat-repository.ts';
+export { createMemoryChatRepository } from './persistence/memory-chat-repository.ts';
+export type { ChatRepository } from './persistence/chat-repository.ts';
+export type * from '../shared/schemas.ts';

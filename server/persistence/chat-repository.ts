@@ -1,0 +1,82 @@
+/**
+ * The contract between the server and chat storage (PROTOCOL §5 "Chats live as files… written
+ * atomically"). The server owns the chats in memory and reports every change here as ops; a
+ * repository makes them durable without ever rewriting a chat per streamed token.
+ */
+import type { ChatInfo, Message, Op } from '../../shared/schemas.ts';
+
+export interface LoadedIndex {
+  /** Every readable chat, most recently updated first. */
+  chats: ChatInfo[];
+  /** The active chat when it is one of `chats`, else null. */
+  activeChatId: string | null;
+  agentState: Record<string, unknown>;
+}
+
+export interface RepositoryMeta {
+  activeChatId: string | null;
+  agentState: Record<string, unknown>;
+}
+
+/**
+ * What the server holds of one chat right now. `messages` is undefined (or the whole result is)
+ * when the chat's messages are not in memory: the repository then never rewrites the chat file
+ * from it, it only records the info and the ops it was given.
+ */
+export interface ChatSnapshot {
+  info: ChatInfo;
+  messages?: Message[] | undefined;
+}
+
+export type GetChat = (chatId: string) => ChatSnapshot | undefined;
+
+export type LogFn = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+export interface ChatRepository {
+  /**
+   * Called once at start. Sweeps leftover temp files, reads only each chat's header, moves corrupt
+   * files aside and returns the chat infos and the meta.
+   */
+  open(): Promise<LoadedIndex>;
+  /**
+   * Reads one chat's messages with crash recovery applied: a `streaming` message comes back
+   * `interrupted`, and so does every tool call left `awaiting-approval` or `running` (no run
+   * survives a restart to answer it). Rejects for an invalid or unknown id, and for an unreadable
+   * file (which is moved aside first).
+   */
+  loadMessages(chatId: string): Promise<Message[]>;
+  /**
+   * Records a change of one chat: `ops` are relative to the chat's messages array
+   * (`{op:'append', path:'/3/content/0/text', value:'abc'}`, `{op:'add', path:'/-', value: msg}`).
+   * They are serialized at once, so the caller may keep mutating its objects. Written within
+   * `writeDelayMs`; `urgent` (a message ended, chat created) starts the write in this tick.
+   * Throws for an invalid id.
+   */
+  recordChange(chatId: string, ops: Op[], options?: { urgent?: boolean }): void;
+  /** Marks the chat's info (title, times, count) changed; written at once. Throws for an invalid id. */
+  recordInfo(chatId: string): void;
+  /** Removes the chat's files; pending changes of it are dropped. Rejects for an invalid id. */
+  deleteChat(chatId: string): Promise<void>;
+  /** The active chat and per-agent state; written in this tick, the latest value wins. */
+  setMeta(meta: RepositoryMeta): void;
+  /** Writes everything pending and resolves once it is on disk. Never rejects: failures are logged. */
+  flush(): Promise<void>;
+  /** Flushes, compacts what it can and stops the timers. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/** Thrown before any file-system access when a chat id could escape the chats folder. */
+export class InvalidChatIdError extends Error {
+  constructor(chatId: unknown) {
+    super(`Invalid chat id: ${JSON.stringify(String(chatId).slice(0, 80))}`);
+    this.name = 'InvalidChatIdError';
+  }
+}
+
+/** Thrown by `loadMessages` for a valid id that has no chat. */
+export class ChatNotFoundError extends Error {
+  constructor(chatId: string) {
+    super(`Chat not found: ${chatId}`);
+    this.name = 'ChatNotFoundError';
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * The request handlers of PROTOCOL §4. Each takes a parsed request and the client that sent it,
+ * changes the state through the chat and run managers, and returns the result's value or throws a
+ * `ProtocolError`. No socket in sight: tests call them directly.
+ */
+import { ProtocolError } from '../shared/errors.ts';
+import { makeId } from '../shared/ids.ts';
+import type { ClientKind, Message, Request, RequestOf, ToolCallPart, UserMessage } from '../shared/schemas.ts';
+import type { AgentDefinition, ChatDecision, ChatRequest } from './agent.ts';
+import type { AgentRegistry } from './agent-registry.ts';
+import type { ChatManager } from './chats.ts';
+import type { RunManager } from './runs.ts';
+import type { StateStore } from './state-store.ts';
+
+export interface RequestClient {
+  id: string;
+  kind: ClientKind;
+}
+
+export interface RequestContext {
+  store: StateStore;
+  chats: ChatManager;
+  runs: RunManager;
+  agents: AgentRegistry;
+  log: (level: 'info' | 'warn' | 'error', message: string) => void;
+  now?: () => number;
+}
+
+/** The rule when an agent has no hook: no switching or deleting chats under a running agent. */
+function applyDefaultPolicy(request: ChatRequest): ChatDecision {
+  if (request.kind !== 'create' && request.run) {
+    return { reject: `The agent ${request.run.agent} is working; press Stop before you ${request.kind === 'switch' ? 'switch chats' : 'delete a chat'}` };
+  }
+}
+
+/** Asks the responsible agent whether a chat request may go on; throws `rejected` if not. */
+async function askAgent(ctx: RequestContext, agent: AgentDefinition | undefined, request: ChatRequest): Promise<void> {
+  const hook = agent && (request.kind === 'create' ? agent.onChatCreate : request.kind === 'switch' ? agent.onChatSwitch : agent.onChatDelete);
+  let decision: ChatDecision;
+  try {
+    decision = hook ? await hook(request) : applyDefaultPolicy(request);
+  } catch (error) {
+    ctx.log('warn', `Agent ${agent?.id} failed while answering chat.${request.kind}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ProtocolError('internal', `The agent ${agent?.id} failed to answer: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (decision && typeof decision === 'object' && 'reject' in decision) {
+    throw new ProtocolError('rejected', String(decision.reject || 'The agent rejected the request'));
+  }
+}
+
+/** The agent whose hooks decide a chat request: the running one, else the chat's, else the default. */
+function responsibleAgent(ctx: RequestContext, chatAgent: string | undefined): AgentDefinition | undefined {
+  const run = ctx.runs.current;
+  return (run && ctx.agents.get(run.agent)) || (chatAgent ? ctx.agents.get(chatAgent) : undefined) || ctx.agents.defaultAgent();
+}
+
+function chatRequest(ctx: RequestContext, kind: ChatRequest['kind'], extra: { chatId?: string; title?: string }): ChatRequest {
+  return { kind, ...extra, run: ctx.runs.current, state: ctx.store.state };
+}
+
+async function createChat(ctx: RequestContext, req: RequestOf<'chat.create'>): Promise<{ chatId: string }> {
+  if (req.agent !== undefined) ctx.agents.resolve(req.agent, undefined);
+  const agent = req.agent ? ctx.agents.get(req.agent) : responsibleAgent(ctx, undefined);
+  await askAgent(ctx, agent, chatRequest(ctx, 'create', req.title !== undefined ? { title: req.title } : {}));
+  return { chatId: ctx.chats.create({ title: req.title, agent: req.agent }) };
+}
+
+async function switchChat(ctx: RequestContext, req: RequestOf<'chat.switch'>): Promise<void> {
+  const info = ctx.chats.require(req.chatId);
+  if (ctx.chats.activeChatId === req.chatId) return;
+  await askAgent(ctx, responsibleAgent(ctx, info.agent), chatRequest(ctx, 'switch', { chatId: req.chatId }));
+  await ctx.chats.load(req.chatId);
+  ctx.chats.require(req.chatId); // it may have been deleted while loading
+  ctx.chats.activate(req.chatId);
+}
+
+async function deleteChat(ctx: RequestContext, req: RequestOf<'chat.delete'>): Promise<void> {
+  const info = ctx.chats.require(req.chatId);
+  await askAgent(ctx, responsibleAgent(ctx, info.agent), chatRequest(ctx, 'delete', { chatId: req.chatId }));
+  ctx.chats.require(req.chatId);
+  ctx.runs.stop(req.chatId);
+  await ctx.chats.delete(req.chatId);
+}
+
+function renameChat(ctx: RequestContext, req: RequestOf<'chat.rename'>): void {
+  ctx.chats.require(req.chatId);
+  ctx.chats.rename(req.chatId, req.title);
+}
+
+async function sendMessage(ctx: RequestContext, req: RequestOf<'message.send'>, client: RequestClient): Promise<{ messageId: string }> {
+  const info = ctx.chats.require(req.chatId);
+  if (req.clientMessageId !== undefined) {
+    await ctx.chats.load(req.chatId);
+    const existing = ctx.chats.findByClientId(req.chatId, req.clientMessageId);
+    if (existing) return { messageId: existing };
+  }
+  if (ctx.chats.activeChatId !== req.chatId) {
+    throw new ProtocolError('not_active', 'This chat is not the active chat; switch to it first', 'chatId');
+  }
+  const agent = ctx.agents.resolve(req.agent, info.agent);
+  if (ctx.runs.current) throw new ProtocolError('busy', `The agent ${ctx.runs.current.agent} is still working; wait or press Stop`);
+  const message: UserMessage = {
+    id: makeId('msg'),
+    role: 'user',
+    content: req.content,
+    metadata: req.metadata,
+    agent: agent.id,
+    createdAt: (ctx.now ?? Date.now)(),
+  };
+  if (req.clientMessageId !== undefined) message.clientMessageId = req.clientMessageId;
+  ctx.chats.addMessage(req.chatId, message, { urgent: true });
+  ctx.runs.start(agent, req.chatId, message, client.id);
+  return { messageId: message.id };
+}
+
+/** Finds a tool-call part anywhere in a loaded chat. */
+function findToolCall(messages: readonly Message[], toolCallId: string): ToolCallPart | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant') continue;
+    for (const p of m.content) if (p.type === 'tool-call' && p.toolCallId === toolCallId) return p;
+  }
+  return undefined;
+}
+
+async function approveTool(ctx: RequestContext, req: RequestOf<'tool.approve'>, client: RequestClient): Promise<void> {
+  ctx.chats.require(req.chatId);
+  const call = ctx.runs.openCall(req.chatId, req.toolCallId);
+  if (!call || call.state !== 'awaiting-approval') {
+    await ctx.chats.load(req.chatId);
+    const part = findToolCall(ctx.chats.messages(req.chatId), req.toolCallId);
+    if (!part) throw new ProtocolError('not_found', `Tool call not found: ${req.toolCallId}`, 'toolCallId');
+    throw new ProtocolError('already_resolved', `Tool call ${req.toolCallId} is ${part.state}, not awaiting approval`, 'toolCallId');
+  }
+  const approval: UserMessage = {
+    id: makeId('msg'),
+    role: 'user',
+    content: [
+      req.reason !== undefined
+        ? { type: 'tool-approval-response', toolCallId: req.toolCallId, approved: req.approved, reason: req.reason }
+        : { type: 'tool-approval-response', toolCallId: req.toolCallId, approved: req.approved },
+    ],
+    metadata: { source: client.kind, selectedElements: [] },
+    createdAt: (ctx.now ?? Date.now)(),
+  };
+  ctx.chats.addMessage(req.chatId, approval, { urgent: true });
+  ctx.runs.answerApproval(call, req.approved, req.reason);
+}
+
+async function acceptToolResult(
+  ctx: RequestContext,
+  req: RequestOf<'tool.result'>,
+  client: RequestClient,
+  assignedClient: (toolCallId: string) => string | null | undefined,
+): Promise<void> {
+  ctx.chats.require(req.chatId);
+  const call = ctx.runs.openCall(req.chatId, req.toolCallId);
+  if (!call) {
+    await ctx.chats.load(req.chatId);
+    const part = findToolCall(ctx.chats.messages(req.chatId), req.toolCallId);
+    if (!part) throw new ProtocolError('not_found', `Tool call not found: ${req.toolCallId}`, 'toolCallId');
+    if (part.runtime !== 'toolbar') throw new ProtocolError('not_allowed', `Tool call ${req.toolCallId} runs in ${part.runtime}, not in a toolbar`, 'toolCallId');
+    if (part.state === 'done' || part.state === 'failed') throw new ProtocolError('already_resolved', `Tool call ${req.toolCallId} already has a result`, 'toolCallId');
+    throw new ProtocolError('not_allowed', `Tool call ${req.toolCallId} is ${part.state}, not running`, 'toolCallId');
+  }
+  if (call.runtime !== 'toolbar') throw new ProtocolError('not_allowed', `Tool call ${req.toolCallId} runs in ${call.runtime}, not in a toolbar`, 'toolCallId');
+  if (call.state !== 'running') throw new ProtocolError('not_allowed', `Tool call ${req.toolCallId} is ${call.state}, not running`, 'toolCallId');
+  if (assignedClient(req.toolCallId) !== client.id) {
+    throw new ProtocolError('not_allowed', `Tool call ${req.toolCallId} was not sent to this client`, 'toolCallId');
+  }
+  ctx.runs.acceptToolResult(req.chatId, call, req.output, req.isError ?? false);
+}
+
+function stopRun(ctx: RequestContext, req: RequestOf<'run.stop'>): { stopped: boolean } {
+  ctx.chats.require(req.chatId);
+  return { stopped: ctx.runs.stop(req.chatId) };
+}
+
+/**
+ * Runs one request and returns its result's value.
+ *
+ * @example const value = await handleRequest(ctx, { type: 'chat.create', id: '1' }, client, dispatcher.assignedClient);
+ */
+export async function handleRequest(
+  ctx: RequestContext,
+  req: Request,
+  client: RequestClient,
+  assignedClient: (toolCallId: string) => string | null | undefined,
+): Promise<unknown> {
+  switch (req.type) {
+    case 'chat.create':
+      return createChat(ctx, req);
+    case 'chat.switch':
+      return switchChat(ctx, req);
+    case 'chat.delete':
+      return deleteChat(ctx, req);
+    case 'chat.rename':
+      return renameChat(ctx, req);
+    case 'message.send':
+      return sendMessage(ctx, req, client);
+    case 'tool.approve':
+      return approveTool(ctx, req, client);
+    case 'tool.result':
+      return acceptToolResult(ctx, req, client, assignedClient);
+    case 'run.stop':
+      return stopRun(ctx, req);
+  }
+}

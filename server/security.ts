@@ -1,0 +1,85 @@
+/**
+ * The checks PROTOCOL §1 puts in front of every route and before every WebSocket upgrade.
+ * Pure functions of header values, so they are tested without a socket.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Accepts `localhost`, `127.0.0.1` or `[::1]`, bare or with the server's own port. Anything else
+ * (a rebinding domain, another port, no header) is refused.
+ *
+ * @example isAllowedHost('127.0.0.1:4477', 4477) // true
+ */
+export function isAllowedHost(host: string | undefined | null, port: number): boolean {
+  if (!host) return false;
+  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host.trim().toLowerCase());
+  if (!m) return false;
+  if (!LOOPBACK_HOSTS.has(m[1]!)) return false;
+  return m[2] === undefined || Number(m[2]) === port;
+}
+
+/** Normalizes an origin for comparison: lower-case scheme and host, no trailing slash. */
+export function normalizeOrigin(origin: string): string | null {
+  try {
+    const url = new URL(origin);
+    if (url.origin === 'null') return null;
+    return url.origin.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An absent Origin (non-browser client) passes; `null` never does; loopback `http:` origins on any
+ * port pass; so does each extra origin given with `--allow-origin`.
+ *
+ * @example isAllowedOrigin('http://localhost:5173', []) // true
+ */
+export function isAllowedOrigin(origin: string | undefined | null, extra: readonly string[]): boolean {
+  if (origin === undefined || origin === null) return true;
+  if (origin.trim().toLowerCase() === 'null') return false;
+  const normalized = normalizeOrigin(origin);
+  if (!normalized) return false;
+  const url = new URL(normalized);
+  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return true;
+  return extra.some((o) => normalizeOrigin(o) === normalized);
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/** Constant-time token comparison; hashing first makes the lengths equal. */
+export function isValidToken(given: string | undefined | null, expected: string): boolean {
+  if (typeof given !== 'string' || given.length === 0) return false;
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** The token of an HTTP request: `?token=` or `Authorization: Bearer …`. */
+export function readToken(url: URL, authorization: string | undefined | null): string | undefined {
+  const q = url.searchParams.get('token');
+  if (q) return q;
+  const m = authorization ? /^Bearer\s+(.+)$/i.exec(authorization.trim()) : null;
+  return m?.[1];
+}
+
+export interface AccessPolicy {
+  port: () => number;
+  token: string;
+  allowOrigins: readonly string[];
+}
+
+/** Why a request is refused, or null when it may go on. `needsToken` is false for public routes. */
+export function checkAccess(
+  policy: AccessPolicy,
+  headers: { host?: string | null; origin?: string | null; authorization?: string | null },
+  url: URL,
+  needsToken: boolean,
+): string | null {
+  if (!isAllowedHost(headers.host, policy.port())) return 'Host not allowed';
+  if (!isAllowedOrigin(headers.origin, policy.allowOrigins)) return 'Origin not allowed';
+  if (needsToken && !isValidToken(readToken(url, headers.authorization), policy.token)) return 'Missing or wrong token';
+  return null;
+}

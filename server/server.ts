@@ -1,0 +1,269 @@
+/**
+ * `startServer`: one HTTP server on one port. hono serves the routes, `ws` (noServer) takes the
+ * upgrade at `/ws` after the Host, Origin and token checks.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
+import { WebSocketServer } from 'ws';
+import { LIMITS } from '../shared/limits.ts';
+import type { State } from '../shared/schemas.ts';
+import type { AgentDefinition, AgentStateAccess } from './agent.ts';
+import { AgentRegistry } from './agent-registry.ts';
+import { ChatManager } from './chats.ts';
+import { ClientConnection, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection.ts';
+import { createHttpApp } from './http-app.ts';
+import type { ChatRepository } from './persistence/chat-repository.ts';
+import { createFileChatRepository } from './persistence/file-chat-repository.ts';
+import { createMemoryChatRepository } from './persistence/memory-chat-repository.ts';
+import { handleRequest, type RequestContext } from './requests.ts';
+import { RunManager } from './runs.ts';
+import { checkAccess } from './security.ts';
+import { StateStore } from './state-store.ts';
+import { ToolDispatcher, type ToolDispatcherOptions } from './tool-dispatcher.ts';
+
+export type LogFn = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+export interface ServerOptions {
+  agents: AgentDefinition[];
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Loopback unless told otherwise; anything else also needs `exposeBeyondLoopback`. */
+  host?: string;
+  /** Explicit opt-in to bind a non-loopback address. */
+  exposeBeyondLoopback?: boolean;
+  /** Where chats and `server.json` live. Default `$AGENTBAR_DATA_DIR` or `~/.agentbar`. */
+  dataDir?: string;
+  /** Default: 128 random bits, new at each start. */
+  token?: string;
+  /** Extra allowed browser origins, e.g. `https://dev.example.test:3000`. */
+  allowOrigins?: string[];
+  log?: LogFn;
+  /** `'memory'` keeps chats in memory only (tests, embedding); or pass your own store. Default: files in `dataDir`. */
+  repository?: ChatRepository | 'memory';
+  /** Default true: write `DATA_DIR/server.json` once listening. */
+  writeConnectionFile?: boolean;
+  /** permessage-deflate on the socket (default true). */
+  perMessageDeflate?: boolean;
+  maxFrameBytes?: number;
+  heartbeatMs?: number;
+  limits?: Partial<ConnectionLimits>;
+  tools?: ToolDispatcherOptions;
+  replay?: { frames?: number; bytes?: number };
+  toolbarBundlePath?: string;
+}
+
+export interface AgentbarServer {
+  /** `ws://127.0.0.1:PORT/ws` */
+  url: string;
+  /** `http://127.0.0.1:PORT` */
+  httpUrl: string;
+  token: string;
+  port: number;
+  store: StateStore;
+  dataDir: string;
+  connectionFile: string | null;
+  /** Flushes chats, closes every client, removes the connection file. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export function defaultDataDir(): string {
+  return process.env.AGENTBAR_DATA_DIR || path.join(homedir(), '.agentbar');
+}
+
+function formatHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/**
+ * Two servers on one data directory would overwrite each other's chats: refuse to start while the
+ * process named in `server.json` is alive (a file left by a crash names a dead pid).
+ */
+async function refuseSharedDataDir(dataDir: string): Promise<void> {
+  let other: { pid?: unknown; http?: unknown };
+  try {
+    other = JSON.parse(await readFile(path.join(dataDir, 'server.json'), 'utf8'));
+  } catch {
+    return;
+  }
+  const pid = typeof other.pid === 'number' ? other.pid : null;
+  if (pid === null || pid === process.pid) return;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return;
+  }
+  throw new Error(`Another agentbar server (pid ${pid}${typeof other.http === 'string' ? `, ${other.http}` : ''}) is using ${dataDir}; stop it or pass another --data-dir`);
+}
+
+interface AgentMeta {
+  state?: unknown;
+  activeSkill?: string | null;
+}
+
+/**
+ * Starts an agentbar server.
+ *
+ * @example
+ * const server = await startServer({ agents: [echo], port: 0, dataDir: '/tmp/agentbar-demo' });
+ * console.log(server.httpUrl); // open it for the demo page
+ * await server.close();
+ */
+export async function startServer(options: ServerOptions): Promise<AgentbarServer> {
+  const log: LogFn = options.log ?? ((level, message) => (level === 'info' ? console.log : console.error)(`[agentbar] ${message}`));
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(host) && !options.exposeBeyondLoopback) {
+    throw new Error(`Refusing to listen on ${host}: it is not a loopback address. Pass --unsafe-expose (exposeBeyondLoopback) if you really mean it.`);
+  }
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  if (token.length < 16) throw new Error('The token must be at least 16 characters');
+  const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+
+  if (options.writeConnectionFile !== false) await refuseSharedDataDir(dataDir);
+
+  const registry = new AgentRegistry(options.agents);
+  let chats!: ChatManager;
+  const getChat = (id: string) => chats.getChat(id);
+  const repo =
+    options.repository === 'memory'
+      ? createMemoryChatRepository({ getChat, log })
+      : (options.repository ?? createFileChatRepository({ dir: dataDir, getChat, log }));
+  const index = await repo.open();
+  const agentMeta = new Map<string, AgentMeta>(
+    Object.entries(index.agentState).filter(([id]) => registry.get(id)) as [string, AgentMeta][],
+  );
+
+  const initial: State = {
+    agents: registry.infos((id) => agentMeta.get(id)?.activeSkill ?? null),
+    chats: Object.fromEntries(index.chats.map((c) => [c.id, c])),
+    activeChatId: null,
+    active: null,
+    run: null,
+  };
+  const store = new StateStore(initial, { replayFrames: options.replay?.frames, replayBytes: options.replay?.bytes });
+  const saveMeta = () => repo.setMeta({ activeChatId: store.state.activeChatId, agentState: Object.fromEntries(agentMeta) });
+  chats = new ChatManager(store, repo, saveMeta);
+  if (index.activeChatId && chats.info(index.activeChatId)) {
+    try {
+      await chats.load(index.activeChatId);
+      chats.activate(index.activeChatId);
+    } catch (error) {
+      log('warn', `Could not restore the active chat ${index.activeChatId}: ${error instanceof Error ? error.message : error}`);
+    }
+  }
+  store.flush();
+
+  const agentState = (agentId: string): AgentStateAccess => ({
+    get: <T>() => agentMeta.get(agentId)?.state as T | undefined,
+    set: (value) => {
+      agentMeta.set(agentId, { ...agentMeta.get(agentId), state: structuredClone(value) });
+      saveMeta();
+    },
+    setActiveSkill: (skill) => {
+      agentMeta.set(agentId, { ...agentMeta.get(agentId), activeSkill: skill });
+      const i = store.state.agents.findIndex((a) => a.id === agentId);
+      if (i >= 0) store.change([{ op: 'add', path: `/agents/${i}/activeSkill`, value: skill }]);
+      saveMeta();
+    },
+  });
+
+  const dispatcher = new ToolDispatcher(options.tools);
+  const runs = new RunManager({ store, chats, dispatcher, agentState, log });
+  const ctx: RequestContext = { store, chats, runs, agents: registry, log };
+
+  let port = 0;
+  const policy = { port: () => port, token, allowOrigins: options.allowOrigins ?? [] };
+  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
+  const connections = new Set<ClientConnection>();
+
+  const app = createHttpApp({
+    policy,
+    agents: () => store.state.agents,
+    toolbarBundlePath: options.toolbarBundlePath ?? path.join(PACKAGE_ROOT, 'dist', 'toolbar.js'),
+    wsUrl: () => `ws://${formatHost(host === 'localhost' ? '127.0.0.1' : host)}:${port}/ws`,
+  });
+  const http = createServer(getRequestListener(app.fetch));
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxFrameBytes ?? LIMITS.maxFrameBytes,
+    perMessageDeflate: options.perMessageDeflate === false ? false : { threshold: 0, concurrencyLimit: 10 },
+  });
+
+  const refuseUpgrade = (socket: Duplex, status: number, why: string) => {
+    const body = `${why}\n`;
+    socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  };
+
+  http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => {});
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not found');
+    const why = checkAccess(policy, { host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, url, true);
+    if (why) return refuseUpgrade(socket, 403, `Forbidden: ${why}`);
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const connection = new ClientConnection(ws, {
+        store,
+        limits,
+        log,
+        handle: (request, client) => handleRequest(ctx, request, client, (id) => dispatcher.assignedClient(id)),
+        joined: (client) => dispatcher.addClient(client),
+        left: (clientId) => dispatcher.removeClient(clientId),
+      });
+      connections.add(connection);
+      ws.on('close', () => connections.delete(connection));
+    });
+  });
+
+  const heartbeat = setInterval(() => {
+    for (const c of connections) if (!c.ping()) connections.delete(c);
+  }, options.heartbeatMs ?? 30_000);
+  heartbeat.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const address = http.address();
+  port = typeof address === 'object' && address ? address.port : 0;
+  const shownHost = formatHost(host === 'localhost' ? '127.0.0.1' : host);
+  const url = `ws://${shownHost}:${port}/ws`;
+  const httpUrl = `http://${shownHost}:${port}`;
+
+  let connectionFile: string | null = null;
+  if (options.writeConnectionFile !== false) {
+    connectionFile = path.join(dataDir, 'server.json');
+    await writeFile(connectionFile, JSON.stringify({ url, http: httpUrl, token, pid: process.pid }, null, 2) + '\n', { mode: 0o600 });
+    await chmod(connectionFile, 0o600);
+  }
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      clearInterval(heartbeat);
+      runs.shutdown();
+      store.flush();
+      dispatcher.close();
+      for (const c of connections) c.closeGracefully();
+      wss.close();
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+      await repo.close();
+      if (connectionFile) await rm(connectionFile, { force: true });
+    })());
+
+  return { url, httpUrl, token, port, store, dataDir, connectionFile, close };
+}

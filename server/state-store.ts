@@ -1,0 +1,116 @@
+/**
+ * The server's state document and its change log. Every change is recorded as ops; the ops of one
+ * tick are coalesced into one `patch` frame with the next rev, consecutive appends to one path are
+ * merged, and each frame is serialized once for every client (PROTOCOL §3).
+ */
+import { makeId } from '../shared/ids.ts';
+import { applyPatchInPlace } from '../shared/patch.ts';
+import type { Op, State } from '../shared/schemas.ts';
+import { ReplayBuffer } from './replay-buffer.ts';
+
+export type FrameListener = (frame: string, rev: number) => void;
+
+interface PendingAppend {
+  path: string;
+  value: string;
+}
+/** Non-append ops are serialized as they happen: later mutations of the state cannot leak into them. */
+type PendingOp = PendingAppend | string;
+
+export interface StateStoreOptions {
+  replayFrames?: number;
+  replayBytes?: number;
+  /** Defers a flush to the end of the tick; tests may flush by hand. */
+  schedule?: (fn: () => void) => void;
+}
+
+export class StateStore {
+  readonly session = makeId('s');
+  private _state: State;
+  private _rev = 0;
+  private pending: PendingOp[] = [];
+  private scheduled = false;
+  private readonly replay: ReplayBuffer;
+  private readonly listeners = new Set<FrameListener>();
+  private snapshotCache: { rev: number; frame: string } | null = null;
+  private readonly schedule: (fn: () => void) => void;
+
+  constructor(initial: State, options: StateStoreOptions = {}) {
+    this._state = initial;
+    this.replay = new ReplayBuffer(options.replayFrames, options.replayBytes);
+    this.schedule = options.schedule ?? ((fn) => setImmediate(fn));
+  }
+
+  /** The live document. Read it freely; change it only through `change`. */
+  get state(): State {
+    return this._state;
+  }
+
+  get rev(): number {
+    return this._rev;
+  }
+
+  /**
+   * Applies ops to the state now and queues them for the next frame.
+   *
+   * @example store.change([{ op: 'replace', path: '/run', value: null }]);
+   */
+  change(ops: readonly Op[]): void {
+    if (ops.length === 0) return;
+    for (const op of ops) {
+      if (op.op === 'append') {
+        if (op.value === '') continue;
+        const last = this.pending[this.pending.length - 1];
+        if (last !== undefined && typeof last !== 'string' && last.path === op.path) last.value += op.value;
+        else this.pending.push({ path: op.path, value: op.value });
+      } else {
+        this.pending.push(JSON.stringify(op));
+      }
+    }
+    this._state = applyPatchInPlace(this._state, ops);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      this.schedule(() => this.flush());
+    }
+  }
+
+  /** Emits the queued ops as one patch frame now. Called before a result so patches precede it. */
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0) return;
+    let ops = '';
+    for (const p of this.pending) {
+      if (ops) ops += ',';
+      ops += typeof p === 'string' ? p : JSON.stringify({ op: 'append', path: p.path, value: p.value });
+    }
+    this.pending = [];
+    const rev = ++this._rev;
+    const frame = `{"type":"patch","rev":${rev},"ops":[${ops}]}`;
+    this.replay.push(rev, frame);
+    for (const listener of this.listeners) listener(frame, rev);
+  }
+
+  /** The snapshot frame of the current state, serialized at most once per rev. */
+  snapshotFrame(): string {
+    this.flush();
+    if (this.snapshotCache?.rev !== this._rev) {
+      this.snapshotCache = { rev: this._rev, frame: JSON.stringify({ type: 'snapshot', rev: this._rev, state: this._state }) };
+    }
+    return this.snapshotCache.frame;
+  }
+
+  /** Patch frames after `rev`, or null when the client must take a snapshot. */
+  framesSince(rev: number): string[] | null {
+    this.flush();
+    return this.replay.since(rev, this._rev);
+  }
+
+  subscribe(listener: FrameListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get replaySize(): { frames: number; bytes: number } {
+    return this.replay.size;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Builds the browser toolbar (`toolbar/main.tsx`) into ONE classic script, `dist/toolbar.js`, that
+ * the server serves and any page can load with a plain <script> tag. Its CSS is a string injected
+ * into the toolbar's shadow root, so there is no CSS file to serve.
+ *
+ * Also the vitest config: unit tests beside the code in shared/, server/ and toolbar/; e2e/ is
+ * Playwright's.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * Escapes every non-ASCII character of the bundle as `\uXXXX`. A page without a charset
+ * declaration would otherwise decode the script as windows-1252 and show `…` as `â€¦`. The escape
+ * is valid in strings, templates, regular expressions (a surrogate pair stays a pair) and comments.
+ */
+function asciiOnly(): Plugin {
+  return {
+    name: 'agentbar:ascii-only',
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        chunk.code = chunk.code.replace(/[^\x00-\x7f]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  root,
+  // Preact's automatic JSX runtime, without @preact/preset-vite.
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  // The bundle runs in other people's pages: no `process.env` lookups left in it.
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  publicDir: false,
+  plugins: [asciiOnly()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: false,
+    lib: {
+      entry: 'toolbar/main.tsx',
+      name: 'agentbarToolbar',
+      formats: ['iife'],
+      fileName: () => 'toolbar.js',
+    },
+  },
+  test: {
+    environment: 'node',
+    include: ['shared/**/*.test.{ts,tsx}', 'server/**/*.test.{ts,tsx}', 'toolbar/**/*.test.{ts,tsx}'],
+    exclude: ['e2e/**', 'node_modules/**', 'dist/**'],
+  },
+});
