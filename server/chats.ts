@@ -18,6 +18,15 @@ interface LoadedChat {
 }
 
 const MAX_LOADED_CHATS = 8;
+export const DEFAULT_TITLE = 'New chat';
+
+/** A title from the first words of a message, for chats created without one. */
+function titleFrom(message: Message): string | null {
+  if (message.role !== 'user') return null;
+  const text = message.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ').replace(/\s+/g, ' ').trim();
+  if (!text) return null;
+  return text.length > 48 ? text.slice(0, 47).trimEnd() + '…' : text;
+}
 
 function indexMessages(messages: Message[]): LoadedChat {
   const index = new Map<string, number>();
@@ -139,7 +148,7 @@ export class ChatManager {
   create(options: { title?: string | undefined; agent?: string | undefined } = {}): string {
     const id = makeId('chat');
     const t = this.now();
-    const title = options.title?.trim() || 'New chat';
+    const title = options.title?.trim() || DEFAULT_TITLE;
     const info: ChatInfo = { id, title, createdAt: t, updatedAt: t, messageCount: 0 };
     if (options.agent) info.agent = options.agent;
     this.loaded.set(id, indexMessages([]));
@@ -222,7 +231,11 @@ export class ChatManager {
     ];
     const agent = message.role === 'user' ? message.agent : undefined;
     if (agent) infoOps.push({ op: 'add', path: `/chats/${chatId}/agent`, value: agent });
+    const info = this.info(chatId);
+    const title = index === 0 && info?.title === DEFAULT_TITLE ? titleFrom(message) : null;
+    if (title) infoOps.push({ op: 'replace', path: `/chats/${chatId}/title`, value: title });
     this.store.change(infoOps);
+    if (title) this.repo.recordInfo(chatId);
     return index;
   }
 

@@ -26,6 +26,9 @@ export interface RequestContext {
   now?: () => number;
 }
 
+/** How long a chat create / switch / delete hook may take before the request fails. */
+export const HOOK_TIMEOUT_MS = 10_000;
+
 /** The rule when an agent has no hook: no switching or deleting chats under a running agent. */
 function applyDefaultPolicy(request: ChatRequest): ChatDecision {
   if (request.kind !== 'create' && request.run) {
@@ -37,11 +40,18 @@ function applyDefaultPolicy(request: ChatRequest): ChatDecision {
 async function askAgent(ctx: RequestContext, agent: AgentDefinition | undefined, request: ChatRequest): Promise<void> {
   const hook = agent && (request.kind === 'create' ? agent.onChatCreate : request.kind === 'switch' ? agent.onChatSwitch : agent.onChatDelete);
   let decision: ChatDecision;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    decision = hook ? await hook(request) : applyDefaultPolicy(request);
+    // A hook that never answers must not leave the client's request pending forever.
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${HOOK_TIMEOUT_MS / 1000} s`)), HOOK_TIMEOUT_MS);
+    });
+    decision = hook ? await Promise.race([Promise.resolve(hook(request)), timeout]) : applyDefaultPolicy(request);
   } catch (error) {
     ctx.log('warn', `Agent ${agent?.id} failed while answering chat.${request.kind}: ${error instanceof Error ? error.message : String(error)}`);
     throw new ProtocolError('internal', `The agent ${agent?.id} failed to answer: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    clearTimeout(timer);
   }
   if (decision && typeof decision === 'object' && 'reject' in decision) {
     throw new ProtocolError('rejected', String(decision.reject || 'The agent rejected the request'));

@@ -1,0 +1,252 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { LIMITS } from '../shared/limits.ts';
+import { createMemoryConnector, type MemoryConnection } from '../shared/memory-transport.ts';
+import type { State } from '../shared/schemas.ts';
+import { createSyncClient, type SyncClient } from '../shared/sync-client.ts';
+import { buildContent, createActions } from './actions.ts';
+import { createToolbarStore, type Attachment, type ToolbarStore } from './store.ts';
+import { makeState } from './test-fixtures.ts';
+
+const METADATA = {
+  url: 'http://localhost:5173/',
+  title: 'App',
+  viewport: { width: 1000, height: 700 },
+  devicePixelRatio: 2,
+  userAgent: 'test',
+  locale: 'en-US',
+};
+
+interface Frame {
+  type: string;
+  id: string;
+  [key: string]: unknown;
+}
+
+let client: SyncClient | null = null;
+afterEach(() => client?.close());
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function setup(state: State = makeState()) {
+  const net = createMemoryConnector({ autoOpen: true });
+  client = createSyncClient({ connect: net.connect, client: { kind: 'toolbar' }, requestTimeoutMs: 60_000 });
+  const { store } = createToolbarStore({ client });
+  const actions = createActions({
+    client,
+    store,
+    collectMetadata: () => METADATA,
+    describePicked: (p) => p.info,
+  });
+  client.start();
+  await flush();
+  const conn = net.latest();
+  conn.send({ type: 'welcome', protocol: 1, session: 's1', resumed: false });
+  conn.send({ type: 'snapshot', rev: 1, state });
+  return { conn, store, actions };
+}
+
+/** The requests the client sent (everything after hello). */
+function requests(conn: MemoryConnection): Frame[] {
+  return conn.sent.slice(1) as Frame[];
+}
+
+function lastRequest(conn: MemoryConnection): Frame {
+  const all = requests(conn);
+  return all[all.length - 1]!;
+}
+
+function reply(conn: MemoryConnection, frame: Frame, value?: unknown) {
+  conn.send({ type: 'result', id: frame.id, ok: true, ...(value === undefined ? {} : { value }) });
+}
+
+function refuse(conn: MemoryConnection, frame: Frame, code: string, message: string) {
+  conn.send({ type: 'result', id: frame.id, ok: false, error: { code, message } });
+}
+
+function setDraft(store: ToolbarStore, text: string) {
+  store.getState().setDraft(text);
+}
+
+describe('send', () => {
+  it('sends the draft with browser metadata, selected elements, the agent and a clientMessageId', async () => {
+    const { conn, store, actions } = await setup();
+    setDraft(store, 'Why is this button grey?');
+    store.getState().togglePicked({
+      id: 'e1',
+      node: null,
+      info: { tagName: 'button', xpath: '/html/body/button', attributes: { id: 'b' }, textContent: 'Go', boundingClientRect: { x: 1, y: 2, width: 3, height: 4 } },
+    });
+    const sent = actions.send();
+    const frame = lastRequest(conn);
+    expect(frame).toMatchObject({
+      type: 'message.send',
+      chatId: 'c1',
+      agent: 'wisp/coder',
+      content: [{ type: 'text', text: 'Why is this button grey?' }],
+      metadata: { source: 'toolbar', browser: METADATA, selectedElements: [{ tagName: 'button', xpath: '/html/body/button' }] },
+    });
+    expect(frame.clientMessageId).toMatch(/^cm_/);
+    expect(store.getState().sending).toBe(true);
+    reply(conn, frame, { messageId: 'm9' });
+    expect(await sent).toBe(true);
+    expect(store.getState()).toMatchObject({ draft: '', sending: false, composerError: null, pendingClientMessageId: null });
+    // The selection is page context: it stays for the next message and for the agent's tools.
+    expect(store.getState().picked.map((p) => p.id)).toEqual(['e1']);
+  });
+
+  it('keeps the draft and shows the error when the server refuses', async () => {
+    const { conn, store, actions } = await setup();
+    setDraft(store, 'hello');
+    const sent = actions.send();
+    refuse(conn, lastRequest(conn), 'busy', 'The agent is busy');
+    expect(await sent).toBe(false);
+    expect(store.getState()).toMatchObject({ draft: 'hello', sending: false, composerError: 'The agent is busy' });
+  });
+
+  it('retries unchanged content with the same clientMessageId, and edited content with a new one', async () => {
+    const { conn, store, actions } = await setup();
+    setDraft(store, 'hello');
+    const first = actions.send();
+    const firstFrame = lastRequest(conn);
+    refuse(conn, firstFrame, 'internal', 'Something broke');
+    await first;
+    const retry = actions.send();
+    const retryFrame = lastRequest(conn);
+    expect(retryFrame.clientMessageId).toBe(firstFrame.clientMessageId);
+    refuse(conn, retryFrame, 'busy', 'busy');
+    await retry;
+    setDraft(store, 'hello!');
+    void actions.send();
+    expect(lastRequest(conn).clientMessageId).not.toBe(firstFrame.clientMessageId);
+  });
+
+  it('creates a chat first when none is active', async () => {
+    const { conn, store, actions } = await setup(makeState({ activeChatId: null, active: null }));
+    setDraft(store, 'first message');
+    const sent = actions.send();
+    const create = lastRequest(conn);
+    expect(create).toMatchObject({ type: 'chat.create', agent: 'wisp/concierge' });
+    conn.send({
+      type: 'patch',
+      rev: 2,
+      ops: [
+        { op: 'add', path: '/chats/c3', value: { id: 'c3', title: 'New chat', createdAt: 3, updatedAt: 3, messageCount: 0 } },
+        { op: 'replace', path: '/activeChatId', value: 'c3' },
+        { op: 'replace', path: '/active', value: { chatId: 'c3', messages: [] } },
+      ],
+    });
+    reply(conn, create, { chatId: 'c3' });
+    await flush();
+    const send = lastRequest(conn);
+    expect(send).toMatchObject({ type: 'message.send', chatId: 'c3', content: [{ type: 'text', text: 'first message' }] });
+    reply(conn, send, { messageId: 'm1' });
+    expect(await sent).toBe(true);
+  });
+
+  it('keeps what was typed while the message was on its way', async () => {
+    const { conn, store, actions } = await setup();
+    setDraft(store, 'one');
+    const sent = actions.send();
+    setDraft(store, 'one and two');
+    reply(conn, lastRequest(conn), { messageId: 'm9' });
+    await sent;
+    expect(store.getState().draft).toBe('one and two');
+  });
+
+  it('sends nothing while offline and says why', async () => {
+    const { conn, store, actions } = await setup();
+    conn.close(1006);
+    setDraft(store, 'hello');
+    expect(await actions.send()).toBe(false);
+    expect(store.getState().composerError).toMatch(/Connecting|Offline/);
+    expect(requests(conn)).toEqual([]);
+  });
+
+  it('sends nothing for an empty composer', async () => {
+    const { conn, store, actions } = await setup();
+    setDraft(store, '   \n ');
+    expect(await actions.send()).toBe(false);
+    expect(requests(conn)).toEqual([]);
+    expect(store.getState().composerError).toBeNull();
+  });
+
+  it('sends attachments as image and file parts', async () => {
+    const { conn, store, actions } = await setup();
+    store.getState().addAttachments([
+      { id: 'a1', kind: 'image', name: 'shot.png', mimeType: 'image/png', dataUrl: 'data:image/png;base64,AAAA' },
+      { id: 'a2', kind: 'file', name: 'log.txt', mimeType: 'text/plain', dataUrl: 'data:text/plain;base64,aGk=' },
+    ]);
+    void actions.send();
+    expect(lastRequest(conn).content).toEqual([
+      { type: 'image', image: 'data:image/png;base64,AAAA', mimeType: 'image/png' },
+      { type: 'file', data: 'data:text/plain;base64,aGk=', filename: 'log.txt', mimeType: 'text/plain' },
+    ]);
+  });
+});
+
+describe('buildContent', () => {
+  const attachment = (i: number, size = 10): Attachment => ({
+    id: `a${i}`,
+    kind: 'file',
+    name: `f${i}`,
+    mimeType: 'text/plain',
+    dataUrl: 'data:text/plain;base64,' + 'A'.repeat(size),
+  });
+
+  it('refuses more parts than a message holds', () => {
+    const result = buildContent('text', Array.from({ length: LIMITS.maxParts }, (_, i) => attachment(i)));
+    expect(result).toEqual({ ok: false, error: expect.stringMatching(/at most 20 parts; remove 1/) });
+  });
+
+  it('refuses attachments that together exceed a frame', () => {
+    const big = Array.from({ length: 2 }, (_, i) => attachment(i, 5_000_000));
+    expect(buildContent('', big)).toEqual({ ok: false, error: expect.stringMatching(/Attachments total 9\.5 MiB/) });
+  });
+
+  it('refuses text over the limit', () => {
+    expect(buildContent('x'.repeat(LIMITS.maxTextLength + 1), [])).toEqual({ ok: false, error: expect.stringMatching(/limit is 200000/) });
+  });
+});
+
+describe('chat actions', () => {
+  it('shows the agent’s refusal and changes nothing', async () => {
+    const { conn, store, actions } = await setup();
+    const before = store.getState().sync.state;
+    const done = actions.switchChat('c2');
+    expect(lastRequest(conn)).toMatchObject({ type: 'chat.switch', chatId: 'c2' });
+    refuse(conn, lastRequest(conn), 'rejected', 'Finish the current task first');
+    expect(await done).toBe(false);
+    expect(store.getState().chatError).toBe('Finish the current task first');
+    expect(store.getState().sync.state).toBe(before);
+  });
+
+  it('clears an old alert when the next action succeeds', async () => {
+    const { conn, store, actions } = await setup();
+    store.getState().setChatError('old');
+    const done = actions.renameChat('c1', 'Renamed');
+    expect(lastRequest(conn)).toMatchObject({ type: 'chat.rename', chatId: 'c1', title: 'Renamed' });
+    reply(conn, lastRequest(conn));
+    expect(await done).toBe(true);
+    expect(store.getState().chatError).toBeNull();
+  });
+
+  it('creates chats for the selected agent, deletes and stops by chat id', async () => {
+    const { conn, actions } = await setup();
+    void actions.createChat();
+    expect(lastRequest(conn)).toMatchObject({ type: 'chat.create', agent: 'wisp/coder' });
+    void actions.deleteChat('c2');
+    expect(lastRequest(conn)).toMatchObject({ type: 'chat.delete', chatId: 'c2' });
+    void actions.stopRun('c1');
+    expect(lastRequest(conn)).toMatchObject({ type: 'run.stop', chatId: 'c1' });
+  });
+
+  it('answers approvals with a trimmed reason, and reports a late answer', async () => {
+    const { conn, actions } = await setup();
+    const answer = actions.approveTool('c1', 't1', false, '  not on prod  ');
+    expect(lastRequest(conn)).toEqual({ type: 'tool.approve', id: expect.any(String), chatId: 'c1', toolCallId: 't1', approved: false, reason: 'not on prod' });
+    refuse(conn, lastRequest(conn), 'already_resolved', 'Already answered');
+    expect(await answer).toBe('Already answered');
+    void actions.approveTool('c1', 't2', true, '   ');
+    expect(lastRequest(conn)).not.toHaveProperty('reason');
+  });
+});

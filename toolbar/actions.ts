@@ -1,0 +1,186 @@
+/**
+ * Everything the toolbar asks of the server goes through here: each action sends one request (or
+ * two, for a first message without a chat) and reports a refusal as text for an inline alert.
+ * None of them touches agent state: the server's patches do that.
+ */
+import { makeId } from '../shared/ids.ts';
+import { LIMITS } from '../shared/limits.ts';
+import type { BrowserMetadata, SelectedElement, UserContentPart } from '../shared/schemas.ts';
+import type { SyncClient } from '../shared/sync-client.ts';
+import { selectComposerAgent, selectSendBlocker } from './selectors.ts';
+import type { Attachment, PickedElement, ToolbarStore } from './store.ts';
+
+export interface ActionsEnv {
+  client: Pick<SyncClient, 'request'>;
+  store: ToolbarStore;
+  /** Browser metadata sent with every message. */
+  collectMetadata(): BrowserMetadata;
+  /** A fresh description of a picked element (it may have moved since it was picked). */
+  describePicked(picked: PickedElement): SelectedElement;
+}
+
+export interface ToolbarActionsApi {
+  createChat(): Promise<boolean>;
+  switchChat(chatId: string): Promise<boolean>;
+  renameChat(chatId: string, title: string): Promise<boolean>;
+  deleteChat(chatId: string): Promise<boolean>;
+  /** Sends the composer's content; resolves true when the server accepted it. */
+  send(): Promise<boolean>;
+  /** Answers an approval; resolves with the refusal text, or null when accepted. */
+  approveTool(chatId: string, toolCallId: string, approved: boolean, reason?: string): Promise<string | null>;
+  stopRun(chatId: string): Promise<boolean>;
+}
+
+/** Leaves room for the frame's JSON around the parts. */
+const FRAME_OVERHEAD = 512 * 1024;
+
+/** The text a user sees for a failed request: the server's (or the agent's) own message. */
+export function describeError(err: unknown): string {
+  if (err instanceof Error && err.message) return err.message;
+  return String(err);
+}
+
+/**
+ * Builds the parts of a user message from the composer, or says why it cannot be sent.
+ *
+ * @example
+ * buildContent('hi', []) // { ok: true, content: [{ type: 'text', text: 'hi' }] }
+ */
+export function buildContent(
+  draft: string,
+  attachments: readonly Attachment[],
+): { ok: true; content: UserContentPart[] } | { ok: false; error: string | null } {
+  const content: UserContentPart[] = [];
+  if (draft.trim()) {
+    if (draft.length > LIMITS.maxTextLength) {
+      return { ok: false, error: `The message is ${draft.length} characters long; the limit is ${LIMITS.maxTextLength}` };
+    }
+    content.push({ type: 'text', text: draft });
+  }
+  let bytes = 0;
+  for (const a of attachments) {
+    bytes += a.dataUrl.length;
+    content.push(
+      a.kind === 'image'
+        ? { type: 'image', image: a.dataUrl, mimeType: a.mimeType }
+        : { type: 'file', data: a.dataUrl, filename: a.name, mimeType: a.mimeType },
+    );
+  }
+  if (content.length === 0) return { ok: false, error: null };
+  if (content.length > LIMITS.maxParts) {
+    return { ok: false, error: `A message holds at most ${LIMITS.maxParts} parts; remove ${content.length - LIMITS.maxParts} attachment(s)` };
+  }
+  if (bytes > LIMITS.maxFrameBytes - FRAME_OVERHEAD) {
+    const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
+    return { ok: false, error: `Attachments total ${mib(bytes)} MiB; one message carries at most ${mib(LIMITS.maxFrameBytes - FRAME_OVERHEAD)} MiB` };
+  }
+  return { ok: true, content };
+}
+
+/**
+ * Creates the action functions the components call.
+ *
+ * @example
+ * const actions = createActions({ client, store, collectMetadata, describePicked });
+ * await actions.send();
+ */
+export function createActions(env: ActionsEnv): ToolbarActionsApi {
+  const { client, store } = env;
+
+  async function chatAction(run: () => Promise<unknown>): Promise<boolean> {
+    store.getState().setChatError(null);
+    try {
+      await run();
+      return true;
+    } catch (err) {
+      store.getState().setChatError(describeError(err));
+      return false;
+    }
+  }
+
+  return {
+    createChat() {
+      const agent = selectComposerAgent(store.getState());
+      return chatAction(() => client.request('chat.create', agent ? { agent } : {}));
+    },
+    switchChat(chatId) {
+      return chatAction(() => client.request('chat.switch', { chatId }));
+    },
+    renameChat(chatId, title) {
+      return chatAction(() => client.request('chat.rename', { chatId, title }));
+    },
+    deleteChat(chatId) {
+      return chatAction(() => client.request('chat.delete', { chatId }));
+    },
+    stopRun(chatId) {
+      return chatAction(() => client.request('run.stop', { chatId }));
+    },
+
+    async approveTool(chatId, toolCallId, approved, reason) {
+      const trimmed = reason?.trim();
+      try {
+        await client.request('tool.approve', {
+          chatId,
+          toolCallId,
+          approved,
+          ...(trimmed ? { reason: trimmed.slice(0, LIMITS.maxReasonLength) } : {}),
+        });
+        return null;
+      } catch (err) {
+        return describeError(err);
+      }
+    },
+
+    async send() {
+      const s = store.getState();
+      if (s.sending) return false;
+      const blocker = selectSendBlocker(s);
+      if (blocker) {
+        s.setComposerError(blocker);
+        return false;
+      }
+      const built = buildContent(s.draft, s.attachments);
+      if (!built.ok) {
+        if (built.error) s.setComposerError(built.error);
+        return false;
+      }
+      const draft = s.draft;
+      const sentAttachments = new Set(s.attachments.map((a) => a.id));
+      const agent = selectComposerAgent(s) ?? undefined;
+      const clientMessageId = s.pendingClientMessageId ?? makeId('cm');
+      store.setState({ sending: true, composerError: null, pendingClientMessageId: clientMessageId });
+
+      try {
+        let chatId = store.getState().sync.state?.activeChatId ?? null;
+        if (!chatId) {
+          chatId = (await client.request('chat.create', agent ? { agent } : {})).chatId;
+        }
+        const metadata = {
+          source: 'toolbar' as const,
+          browser: env.collectMetadata(),
+          selectedElements: s.picked.slice(0, LIMITS.maxSelectedElements).map(env.describePicked),
+        };
+        await client.request('message.send', {
+          chatId,
+          content: built.content,
+          metadata,
+          ...(agent ? { agent } : {}),
+          clientMessageId,
+        });
+        // Clear only what was sent: the developer may have typed on while the request was out.
+        // Picked elements stay: they are the page context, which the agent's tools read later too.
+        const now = store.getState();
+        store.setState({
+          sending: false,
+          draft: now.draft === draft ? '' : now.draft,
+          attachments: now.attachments.filter((a) => !sentAttachments.has(a.id)),
+          pendingClientMessageId: null,
+        });
+        return true;
+      } catch (err) {
+        store.setState({ sending: false, composerError: describeError(err) });
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,222 @@
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { LIMITS } from '../../shared/limits.ts';
+import { useServices, useToolbar } from '../context.ts';
+import { labelElement } from '../page/picker.ts';
+import {
+  selectActiveChatId,
+  selectAgents,
+  selectComposerAgent,
+  selectRunInActiveChat,
+  selectSendBlocker,
+} from '../selectors.ts';
+import { CloseIcon, CursorIcon, FileIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
+
+function Chips() {
+  const { store } = useServices();
+  const attachments = useToolbar((s) => s.attachments);
+  const picked = useToolbar((s) => s.picked);
+  if (attachments.length === 0 && picked.length === 0) return null;
+  return (
+    <div class="ab-chips">
+      {attachments.map((a) => (
+        <span key={a.id} class="ab-chip" title={`${a.name} (${a.mimeType})`}>
+          {a.kind === 'image' ? <img src={a.dataUrl} alt="" /> : <FileIcon size={13} />}
+          <span>{a.name}</span>
+          <button
+            type="button"
+            class="ab-icon-btn"
+            aria-label={`Remove ${a.name}`}
+            onClick={() => store.getState().removeAttachment(a.id)}
+          >
+            <CloseIcon size={11} />
+          </button>
+        </span>
+      ))}
+      {picked.map((p) => {
+        const label = labelElement(p.info);
+        return (
+          <span key={p.id} class="ab-chip ab-el" title={p.info.selector ?? p.info.xpath}>
+            <span>{label}</span>
+            <button
+              type="button"
+              class="ab-icon-btn"
+              aria-label={`Remove ${label}`}
+              onClick={() => store.getState().removePicked(p.id)}
+            >
+              <CloseIcon size={11} />
+            </button>
+          </span>
+        );
+      })}
+    </div>
+  );
+}
+
+function AgentSelect() {
+  const { store } = useServices();
+  const agents = useToolbar(selectAgents);
+  const selected = useToolbar(selectComposerAgent);
+  const chatId = useToolbar(selectActiveChatId);
+  return (
+    <select
+      class="ab-select"
+      aria-label="Agent"
+      title={agents.find((a) => a.id === selected)?.description ?? 'Agent'}
+      value={selected ?? ''}
+      disabled={agents.length === 0}
+      onChange={(e) => store.getState().setAgentChoice(chatId, e.currentTarget.value)}
+    >
+      {agents.length === 0 ? <option value="">No agents</option> : null}
+      {agents.map((a) => (
+        <option key={a.id} value={a.id} disabled={!a.implemented} title={a.description}>
+          {a.implemented ? a.id : `${a.id} (not implemented)`}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function hasFiles(e: DragEvent | ClipboardEvent): boolean {
+  const transfer = 'dataTransfer' in e ? e.dataTransfer : e.clipboardData;
+  return !!transfer && [...transfer.types].includes('Files');
+}
+
+/**
+ * The message box: Enter sends, Shift+Enter starts a new line; files come by button, paste or drop
+ * (on the whole panel); elements by the picker. Disabled with the reason while sending is impossible.
+ */
+export function Composer({ autoFocus }: { autoFocus: boolean }) {
+  const { store, actions, attachFiles } = useServices();
+  const draft = useToolbar((s) => s.draft);
+  const sending = useToolbar((s) => s.sending);
+  const error = useToolbar((s) => s.composerError);
+  const picking = useToolbar((s) => s.picking);
+  const blocker = useToolbar(selectSendBlocker);
+  const running = useToolbar(selectRunInActiveChat);
+  const activeChatId = useToolbar(selectActiveChatId);
+  const hasAttachments = useToolbar((s) => s.attachments.length > 0);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (autoFocus) textarea.current?.focus();
+  }, []);
+
+  // Grow with the text up to the CSS max-height, then scroll.
+  useLayoutEffect(() => {
+    const el = textarea.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${el.scrollHeight}px`;
+  }, [draft]);
+
+  const empty = !draft.trim() && !hasAttachments;
+  const canSend = !blocker && !sending && !empty;
+  const hintId = 'ab-composer-hint';
+  const hint = picking
+    ? 'Click elements on the page to select them. Esc to finish.'
+    : blocker ?? (sending ? 'Sending…' : null);
+
+  return (
+    <div class="ab-composer">
+      <Chips />
+      <div class="ab-input">
+        <textarea
+          ref={textarea}
+          rows={1}
+          aria-label="Message"
+          aria-describedby={hint || error ? hintId : undefined}
+          placeholder={activeChatId ? 'Message the agent…' : 'Message the agent (starts a new chat)…'}
+          value={draft}
+          maxLength={LIMITS.maxTextLength}
+          onInput={(e) => store.getState().setDraft(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && !e.altKey && !e.ctrlKey && !e.metaKey) {
+              e.preventDefault();
+              if (canSend) void actions.send();
+              else if (blocker) store.getState().setComposerError(blocker);
+            }
+          }}
+          onPaste={(e) => {
+            const files = [...(e.clipboardData?.files ?? [])];
+            if (files.length === 0) return;
+            // Pasting a screenshot attaches it; text that came along still pastes as text.
+            if (!e.clipboardData?.types.includes('text/plain')) e.preventDefault();
+            void attachFiles(files);
+          }}
+          onDragOver={(e) => {
+            if (hasFiles(e)) e.preventDefault();
+          }}
+        />
+        <div class="ab-input-row">
+          <button
+            type="button"
+            class="ab-icon-btn"
+            aria-label="Attach files"
+            title="Attach images or files"
+            onClick={() => fileInput.current?.click()}
+          >
+            <PaperclipIcon />
+          </button>
+          <input
+            ref={fileInput}
+            type="file"
+            multiple
+            hidden
+            tabIndex={-1}
+            onChange={(e) => {
+              const files = [...(e.currentTarget.files ?? [])];
+              e.currentTarget.value = '';
+              if (files.length) void attachFiles(files);
+            }}
+          />
+          <button
+            type="button"
+            class="ab-icon-btn"
+            aria-label="Pick elements"
+            aria-pressed={picking}
+            title={picking ? 'Stop picking (Esc)' : 'Pick elements on the page'}
+            onClick={() => store.getState().setPicking(!picking)}
+          >
+            <CursorIcon />
+          </button>
+          <AgentSelect />
+          <span class="ab-spacer" />
+          {running && activeChatId ? (
+            <button type="button" class="ab-stop" aria-label="Stop" onClick={() => void actions.stopRun(activeChatId)}>
+              <StopIcon size={10} /> Stop
+            </button>
+          ) : null}
+          <button
+            type="button"
+            class="ab-send"
+            aria-label="Send"
+            title={blocker ?? 'Send (Enter)'}
+            aria-describedby={hint ? hintId : undefined}
+            disabled={!canSend}
+            onClick={() => void actions.send()}
+          >
+            <SendIcon />
+          </button>
+        </div>
+      </div>
+      {error ? (
+        <div id={hintId} class="ab-hint ab-error" role="alert">
+          <span>{error}</span>
+          <button
+            type="button"
+            class="ab-icon-btn ab-small"
+            aria-label="Dismiss error"
+            onClick={() => store.getState().setComposerError(null)}
+          >
+            <CloseIcon size={12} />
+          </button>
+        </div>
+      ) : hint ? (
+        <div id={hintId} class={picking ? 'ab-hint ab-picking-hint' : 'ab-hint'}>
+          {hint}
+        </div>
+      ) : null}
+    </div>
+  );
+}

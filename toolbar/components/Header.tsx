@@ -1,0 +1,36 @@
+import { useServices, useToolbar } from '../context.ts';
+import { ConnectionStatus } from './ConnectionStatus.tsx';
+import { MinimizeIcon, PlusIcon, SparkIcon } from './icons.tsx';
+
+export function Header({ onClose }: { onClose(): void }) {
+  const { actions } = useServices();
+  const connected = useToolbar((s) => s.sync.status === 'connected' && s.sync.state !== null);
+  return (
+    <div class="ab-header">
+      <span class="ab-brand">
+        <span class="ab-brand-mark" aria-hidden="true">
+          <SparkIcon size={12} />
+        </span>
+        agentbar
+      </span>
+      <ConnectionStatus />
+      <span class="ab-spacer" />
+      {/* A named group, so tests can tell this "New chat" from a chat titled "New chat". */}
+      <div class="ab-actions" role="group" aria-label="Actions">
+        <button
+          type="button"
+          class="ab-icon-btn"
+          aria-label="New chat"
+          title="New chat"
+          disabled={!connected}
+          onClick={() => void actions.createChat()}
+        >
+          <PlusIcon />
+        </button>
+        <button type="button" class="ab-icon-btn" aria-label="Close agentbar" title="Close" onClick={onClose}>
+          <MinimizeIcon />
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,141 @@
+import type { AssistantMessage, Message, ToolMessage, UserMessage } from '../../shared/schemas.ts';
+import { labelElement } from '../page/picker.ts';
+import { FileLink, ImagePreview } from './AttachmentViews.tsx';
+import { Markdown } from './Markdown.tsx';
+import { memo } from './memo.ts';
+import { ToolCallCard, ToolResultCard } from './ToolCallCard.tsx';
+
+function UserMessageView({ message }: { message: UserMessage }) {
+  const elements = message.metadata.selectedElements;
+  return (
+    <div class="ab-msg ab-msg-user" role="article" aria-label="You">
+      {message.content.map((part, i) => {
+        switch (part.type) {
+          case 'text':
+            return (
+              <div key={i} class="ab-bubble">
+                {part.text}
+              </div>
+            );
+          case 'image':
+            return <ImagePreview key={i} src={part.image} />;
+          case 'file':
+            return <FileLink key={i} data={part.data} filename={part.filename} mimeType={part.mimeType} />;
+          case 'tool-approval-response':
+            return (
+              <div key={i} class="ab-note">
+                {part.approved ? 'Approved the tool call' : 'Rejected the tool call'}
+                {part.reason ? `: ${part.reason}` : ''}
+              </div>
+            );
+        }
+      })}
+      {elements.length > 0 ? (
+        <div class="ab-meta-chips" aria-label="Selected elements">
+          {elements.slice(0, 12).map((el, i) => (
+            <span key={i} class="ab-chip ab-el ab-chip-static" title={el.selector ?? el.xpath}>
+              <span>{labelElement(el)}</span>
+            </span>
+          ))}
+          {elements.length > 12 ? <span class="ab-chip ab-chip-static">+{elements.length - 12}</span> : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function StatusLine({ message }: { message: AssistantMessage }) {
+  switch (message.status) {
+    case 'streaming':
+      return <span class="ab-live">writing…</span>;
+    case 'stopped':
+      return <span class="ab-state ab-warn">stopped</span>;
+    case 'interrupted':
+      return <span class="ab-state ab-warn">interrupted</span>;
+    case 'failed':
+      return <span class="ab-state ab-bad">failed</span>;
+    case 'done':
+      return null;
+  }
+}
+
+function AssistantMessageView({ message, chatId }: { message: AssistantMessage; chatId: string }) {
+  const empty = message.content.length === 0;
+  return (
+    <div
+      class="ab-msg ab-msg-assistant"
+      role="article"
+      aria-label={`${message.agent}${message.status === 'done' ? '' : `, ${message.status}`}`}
+      aria-busy={message.status === 'streaming'}
+    >
+      <div class="ab-msg-head">
+        <span class="ab-agent">{message.agent}</span>
+        <StatusLine message={message} />
+      </div>
+      {message.content.map((part, i) => {
+        switch (part.type) {
+          case 'text':
+            return <Markdown key={i} text={part.text} />;
+          case 'reasoning':
+            return (
+              <details key={i} class="ab-reasoning">
+                <summary>Reasoning</summary>
+                <Markdown text={part.text} />
+              </details>
+            );
+          case 'file':
+            return part.mimeType.startsWith('image/') ? (
+              <ImagePreview key={i} src={part.data} label={part.filename || 'Image'} />
+            ) : (
+              <FileLink key={i} data={part.data} filename={part.filename} mimeType={part.mimeType} />
+            );
+          case 'tool-call':
+            return <ToolCallCard key={part.toolCallId} part={part} chatId={chatId} />;
+          case 'tool-result':
+            return <ToolResultCard key={`r-${part.toolCallId}`} part={part} />;
+        }
+      })}
+      {empty && message.status === 'streaming' ? (
+        <span class="ab-typing" aria-hidden="true">
+          <i />
+          <i />
+          <i />
+        </span>
+      ) : null}
+      {message.status === 'failed' ? (
+        <div class="ab-error-text" role="note">
+          {message.error ? `Failed: ${message.error}` : 'The agent failed to answer.'}
+        </div>
+      ) : null}
+      {message.status === 'stopped' ? <div class="ab-note">Stopped before the answer was complete.</div> : null}
+      {message.status === 'interrupted' ? (
+        <div class="ab-note">Interrupted{message.error ? `: ${message.error}` : ' (the server stopped before the answer was complete).'}</div>
+      ) : null}
+    </div>
+  );
+}
+
+function ToolMessageView({ message }: { message: ToolMessage }) {
+  return (
+    <div class="ab-msg ab-msg-assistant" role="article" aria-label="Tool results">
+      {message.content.map((part) => (
+        <ToolResultCard key={part.toolCallId} part={part} />
+      ))}
+    </div>
+  );
+}
+
+/**
+ * One message. Memoized on the message object: a streaming patch gives only the streaming
+ * message a new identity, so a long chat re-renders one message per token.
+ */
+export const MessageView = memo(function MessageView({ message, chatId }: { message: Message; chatId: string }) {
+  switch (message.role) {
+    case 'user':
+      return <UserMessageView message={message} />;
+    case 'assistant':
+      return <AssistantMessageView message={message} chatId={chatId} />;
+    case 'tool':
+      return <ToolMessageView message={message} />;
+  }
+});

@@ -1,0 +1,174 @@
+/**
+ * Puts the toolbar into a page: a `<agentbar-toolbar>` host on `<html>` with an open shadow root
+ * holding all of the toolbar's DOM and CSS, a sync client to the agent server, the store, the
+ * tools and the element picker, wired together.
+ */
+import { render } from 'preact';
+import { makeId } from '../shared/ids.ts';
+import { createSyncClient, type SyncClient } from '../shared/sync-client.ts';
+import { createWebSocketConnector } from '../shared/transport.ts';
+import { createActions } from './actions.ts';
+import { App } from './components/App.tsx';
+import { ConfigError } from './components/ConfigError.tsx';
+import { buildSocketUrl, type ConfigResult } from './config.ts';
+import type { ToolbarServices } from './context.ts';
+import { collectBrowserMetadata } from './page/browser-metadata.ts';
+import { describeElement } from './page/describe-element.ts';
+import { startPicker } from './page/picker.ts';
+import { readAttachments } from './page/read-attachments.ts';
+import { createToolbarStore, type PickedElement, type PrefsStorage, type ToolbarStore } from './store.ts';
+import { TOOLBAR_CSS } from './styles.ts';
+import { createToolRunner, listToolDefinitions, type ToolContext } from './tools/index.ts';
+
+export const HOST_TAG = 'agentbar-toolbar';
+
+export interface ToolbarHandle {
+  host: HTMLElement;
+  shadow: ShadowRoot;
+  /** Null when the config was unusable (the toolbar then only shows why). */
+  client: SyncClient | null;
+  store: ToolbarStore | null;
+  /** Removes the toolbar from the page and closes its connection. */
+  unmount(): void;
+}
+
+function pageStorage(win: Window): PrefsStorage | null {
+  try {
+    return win.localStorage;
+  } catch {
+    // Sandboxed frames and some privacy modes throw on access.
+    return null;
+  }
+}
+
+function describePicked(picked: PickedElement): PickedElement['info'] {
+  return picked.node?.isConnected ? describeElement(picked.node) : picked.info;
+}
+
+/** Keeps the picker's page listeners in step with the store's `picking` flag. */
+function bindPicker(win: Window, host: HTMLElement, store: ToolbarStore): () => void {
+  let stop: (() => void) | null = null;
+  const sync = (picking: boolean) => {
+    if (picking && !stop) {
+      stop = startPicker({
+        window: win,
+        host,
+        onHover: (el) => store.getState().setHovered(el),
+        onPick: (el) => store.getState().togglePicked({ id: makeId('el'), info: describeElement(el), node: el }),
+        onEnd: () => store.getState().setPicking(false),
+      });
+    } else if (!picking && stop) {
+      stop();
+      stop = null;
+    }
+  };
+  sync(store.getState().picking);
+  const unsubscribe = store.subscribe((s, prev) => {
+    if (s.picking !== prev.picking) sync(s.picking);
+  });
+  return () => {
+    unsubscribe();
+    stop?.();
+  };
+}
+
+function createToolContext(win: Window, host: HTMLElement, getStore: () => ToolbarStore): ToolContext {
+  return {
+    window: win,
+    document: win.document,
+    isOwnNode: (node) => node === host || host.contains(node),
+    getSelectedElements: () => getStore().getState().picked.map(describePicked),
+    highlight(el, label, durationMs) {
+      const id = makeId('hl');
+      const rect = el.getBoundingClientRect();
+      // Bring it into view when it is off-screen: the point is that the developer sees it.
+      if (rect.bottom < 0 || rect.top > win.innerHeight || rect.right < 0 || rect.left > win.innerWidth) {
+        el.scrollIntoView({ block: 'center', inline: 'nearest' });
+      }
+      getStore().getState().addHighlight({ id, node: el, label, until: Date.now() + durationMs });
+      win.setTimeout(() => getStore().getState().removeHighlight(id), durationMs);
+    },
+  };
+}
+
+/**
+ * Mounts the toolbar once per page; a second call returns null and changes nothing.
+ *
+ * @example
+ * mountToolbar(window, resolveConfig({ global: window.__AGENTBAR__, script: null }));
+ */
+export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle | null {
+  const doc = win.document;
+  if (doc.querySelector(HOST_TAG)) return null;
+
+  const host = doc.createElement(HOST_TAG);
+  const shadow = host.attachShadow({ mode: 'open' });
+  const style = doc.createElement('style');
+  style.textContent = TOOLBAR_CSS;
+  shadow.appendChild(style);
+  const root = doc.createElement('div');
+  shadow.appendChild(root);
+  doc.documentElement.appendChild(host);
+
+  if (!config.ok) {
+    console.error(`[agentbar] ${config.error}`);
+    render(<ConfigError message={config.error} />, root);
+    return {
+      host,
+      shadow,
+      client: null,
+      store: null,
+      unmount() {
+        render(null, root);
+        host.remove();
+      },
+    };
+  }
+
+  let store: ToolbarStore | null = null;
+  const getStore = () => store!;
+  const tools = createToolContext(win, host, getStore);
+  const client = createSyncClient({
+    connect: createWebSocketConnector(buildSocketUrl(config.config)),
+    client: { kind: 'toolbar', name: 'agentbar toolbar' },
+    tools: listToolDefinitions(),
+    onToolRun: createToolRunner(tools),
+    onWarning: (message) => console.debug(`[agentbar] ${message}`),
+  });
+  const bound = createToolbarStore({ client, storage: pageStorage(win) });
+  store = bound.store;
+  const actions = createActions({
+    client,
+    store,
+    collectMetadata: () => collectBrowserMetadata(win),
+    describePicked,
+  });
+  const services: ToolbarServices = {
+    store,
+    actions,
+    async attachFiles(files) {
+      const { attachments, errors } = await readAttachments(files);
+      const s = getStore().getState();
+      if (attachments.length) s.addAttachments(attachments);
+      s.setComposerError(errors.length ? errors.join('\n') : null);
+    },
+  };
+  const unbindPicker = bindPicker(win, host, store);
+
+  render(<App services={services} />, root);
+  client.start();
+
+  return {
+    host,
+    shadow,
+    client,
+    store,
+    unmount() {
+      unbindPicker();
+      client.close();
+      bound.dispose();
+      render(null, root);
+      host.remove();
+    },
+  };
+}

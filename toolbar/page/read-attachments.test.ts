@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../shared/limits.ts';
+import { ImagePartSchema, FilePartSchema } from '../../shared/schemas.ts';
+import * as v from 'valibot';
+import { MAX_ATTACHMENT_BYTES, normalizeMime, readAttachments, type FileLike } from './read-attachments.ts';
+
+function file(name: string, type: string, bytes: Uint8Array | number): FileLike {
+  const size = typeof bytes === 'number' ? bytes : bytes.length;
+  return {
+    name,
+    type,
+    size,
+    arrayBuffer: async () => {
+      if (typeof bytes === 'number') throw new Error('should not be read');
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer;
+    },
+  };
+}
+
+describe('readAttachments', () => {
+  it('reads images as image attachments with a base64 data URL the protocol accepts', async () => {
+    const { attachments, errors } = await readAttachments([file('shot.png', 'image/png', new Uint8Array([137, 80, 78, 71]))]);
+    expect(errors).toEqual([]);
+    expect(attachments).toEqual([
+      { id: expect.stringMatching(/^att_/), kind: 'image', name: 'shot.png', mimeType: 'image/png', dataUrl: 'data:image/png;base64,iVBORw==' },
+    ]);
+    expect(v.safeParse(ImagePartSchema, { type: 'image', image: attachments[0]!.dataUrl, mimeType: 'image/png' }).success).toBe(true);
+  });
+
+  it('reads other files as file attachments, fixing a missing or odd mime type', async () => {
+    const { attachments } = await readAttachments([
+      file('notes', '', new TextEncoder().encode('hi')),
+      file('a.txt', 'text/plain;charset=utf-8', new TextEncoder().encode('hello')),
+    ]);
+    expect(attachments.map((a) => [a.kind, a.mimeType, a.dataUrl])).toEqual([
+      ['file', 'application/octet-stream', 'data:application/octet-stream;base64,aGk='],
+      ['file', 'text/plain', 'data:text/plain;base64,aGVsbG8='],
+    ]);
+    for (const a of attachments) {
+      expect(v.safeParse(FilePartSchema, { type: 'file', data: a.dataUrl, filename: a.name, mimeType: a.mimeType }).success).toBe(true);
+    }
+  });
+
+  it('refuses files over the limit with a clear message, without reading them', async () => {
+    const { attachments, errors } = await readAttachments([
+      file('huge.mov', 'video/quicktime', 5_300_000),
+      file('ok.txt', 'text/plain', new Uint8Array([104, 105])),
+    ]);
+    expect(attachments.map((a) => a.name)).toEqual(['ok.txt']);
+    expect(errors).toEqual([expect.stringMatching(/^huge\.mov is 5\.1 MB; attachments can be at most 5\.0 MB$/)]);
+  });
+
+  it('refuses a file one byte over the limit for its own mime type', async () => {
+    const prefix = 'data:application/octet-stream;base64,'.length;
+    const fits = Math.floor((LIMITS.maxDataUrlLength - prefix) / 4) * 3;
+    const { attachments, errors } = await readAttachments([file('over.bin', 'application/octet-stream', fits + 1)]);
+    expect(attachments).toEqual([]);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('accepts a file of the advertised maximum size', async () => {
+    const { attachments } = await readAttachments([file('edge.bin', 'application/octet-stream', new Uint8Array(MAX_ATTACHMENT_BYTES))]);
+    expect(attachments).toHaveLength(1);
+    expect(attachments[0]!.dataUrl.length).toBeLessThanOrEqual(LIMITS.maxDataUrlLength);
+  });
+
+  it('normalizes mime types', () => {
+    expect(normalizeMime('IMAGE/PNG')).toBe('image/png');
+    expect(normalizeMime('text/x"evil')).toBe('application/octet-stream');
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Turns files the developer attached (button, paste, drop) into message attachments: base64 data
+ * URLs within the protocol's size limit, images as image parts, anything else as file parts.
+ */
+import { makeId } from '../../shared/ids.ts';
+import { LIMITS } from '../../shared/limits.ts';
+import type { Attachment } from '../store.ts';
+
+const MIME = /^[\w.+-]+\/[\w.+-]+$/;
+const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|avif|bmp|svg\+xml)$/;
+
+/** The subset of `File` read here (a `Blob` with a name). */
+export interface FileLike {
+  name: string;
+  type: string;
+  size: number;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+/** `1.5 MB`-style sizes for messages. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The mime type sent for a file: its own when well-formed, else `application/octet-stream`. */
+export function normalizeMime(type: string): string {
+  const bare = type.split(';')[0]!.trim().toLowerCase();
+  return MIME.test(bare) && bare.length <= LIMITS.maxMimeTypeLength ? bare : 'application/octet-stream';
+}
+
+/** Length of the data URL a file of `size` bytes becomes. */
+export function dataUrlLength(size: number, mime: string): number {
+  return `data:${mime};base64,`.length + 4 * Math.ceil(size / 3);
+}
+
+/** Largest file that fits LIMITS.maxDataUrlLength, for messages (about 5 MB). */
+export const MAX_ATTACHMENT_BYTES = Math.floor(((LIMITS.maxDataUrlLength - 100) / 4) * 3);
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  }
+  return btoa(binary);
+}
+
+function cutName(name: string): string {
+  const clean = name.trim() || 'attachment';
+  return clean.length <= LIMITS.maxFilenameLength ? clean : clean.slice(0, LIMITS.maxFilenameLength);
+}
+
+/**
+ * Reads files into attachments; files over the limit are left out with a clear message each.
+ *
+ * @example
+ * const { attachments, errors } = await readAttachments([...input.files]);
+ */
+export async function readAttachments(files: readonly FileLike[]): Promise<{ attachments: Attachment[]; errors: string[] }> {
+  const attachments: Attachment[] = [];
+  const errors: string[] = [];
+  for (const file of files) {
+    const mimeType = normalizeMime(file.type);
+    const name = cutName(file.name);
+    if (dataUrlLength(file.size, mimeType) > LIMITS.maxDataUrlLength) {
+      errors.push(`${name} is ${formatBytes(file.size)}; attachments can be at most ${formatBytes(MAX_ATTACHMENT_BYTES)}`);
+      continue;
+    }
+    let dataUrl: string;
+    try {
+      dataUrl = `data:${mimeType};base64,${toBase64(new Uint8Array(await file.arrayBuffer()))}`;
+    } catch (err) {
+      errors.push(`${name} could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      continue;
+    }
+    if (dataUrl.length > LIMITS.maxDataUrlLength) {
+      errors.push(`${name} is too large to attach; the limit is ${formatBytes(MAX_ATTACHMENT_BYTES)}`);
+      continue;
+    }
+    attachments.push({ id: makeId('att'), kind: IMAGE_MIME.test(mimeType) ? 'image' : 'file', name, mimeType, dataUrl });
+  }
+  return { attachments, errors };
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { SyncView } from '../shared/sync-client.ts';
+import {
+  CONNECTION_LABELS,
+  connectionKind,
+  countAwaitingApproval,
+  defaultAgent,
+  selectChatsSorted,
+  selectComposerAgent,
+  selectMessages,
+  selectRunInActiveChat,
+  selectSendBlocker,
+} from './selectors.ts';
+import type { ToolbarState } from './store.ts';
+import { makeState } from './test-fixtures.ts';
+
+function ui(sync: Partial<SyncView>, rest: Partial<ToolbarState> = {}): ToolbarState {
+  return {
+    sync: { status: 'connected', state: makeState(), rev: 1, session: 's', error: null, attempt: 0, ...sync },
+    open: true,
+    width: 380,
+    height: 560,
+    draft: '',
+    attachments: [],
+    pendingClientMessageId: null,
+    sending: false,
+    composerError: null,
+    agentChoice: null,
+    picked: [],
+    picking: false,
+    hovered: null,
+    highlights: [],
+    chatError: null,
+    ...rest,
+  };
+}
+
+describe('connection labels', () => {
+  it('shows connecting as reconnecting and closed as offline', () => {
+    expect(['connecting', 'connected', 'reconnecting', 'offline', 'closed'].map((s) => CONNECTION_LABELS[connectionKind(s as never)])).toEqual([
+      'Reconnecting…',
+      'Connected',
+      'Reconnecting…',
+      'Offline',
+      'Offline',
+    ]);
+  });
+});
+
+describe('agents', () => {
+  it("defaults to the chat's agent, else the first implemented one", () => {
+    const state = makeState();
+    expect(defaultAgent(state, 'c1')).toBe('wisp/coder');
+    expect(defaultAgent(state, 'c2')).toBe('wisp/concierge');
+    expect(defaultAgent(state, null)).toBe('wisp/concierge');
+  });
+
+  it("ignores a chat agent that is no longer implemented", () => {
+    const state = makeState();
+    state.chats.c1!.agent = 'wisp/future';
+    expect(defaultAgent(state, 'c1')).toBe('wisp/concierge');
+  });
+
+  it('uses the choice made for this chat only', () => {
+    expect(selectComposerAgent(ui({}, { agentChoice: { chatId: 'c1', agent: 'wisp/concierge' } }))).toBe('wisp/concierge');
+    expect(selectComposerAgent(ui({}, { agentChoice: { chatId: 'c2', agent: 'wisp/concierge' } }))).toBe('wisp/coder');
+    expect(selectComposerAgent(ui({}, { agentChoice: { chatId: 'c1', agent: 'wisp/future' } }))).toBe('wisp/coder');
+  });
+});
+
+describe('selectSendBlocker', () => {
+  it('says why a message cannot be sent', () => {
+    expect(selectSendBlocker(ui({}))).toBeNull();
+    expect(selectSendBlocker(ui({ status: 'reconnecting' }))).toMatch(/Connecting/);
+    expect(selectSendBlocker(ui({ status: 'offline' }))).toMatch(/Offline/);
+    expect(selectSendBlocker(ui({ status: 'closed' }))).toMatch(/Disconnected/);
+    const state = makeState({ agents: [{ id: 'x', description: '', implemented: false, tools: [], workflows: [] }] });
+    expect(selectSendBlocker(ui({ state }))).toMatch(/No implemented agent/);
+  });
+});
+
+describe('chat views', () => {
+  it('lists chats most recently updated first, recomputing only when chats change', () => {
+    const s = ui({});
+    const first = selectChatsSorted(s);
+    expect(first.map((c) => c.title)).toEqual(['Second', 'First']);
+    expect(selectChatsSorted(ui({ state: { ...s.sync.state!, run: null } }))).toBe(first);
+  });
+
+  it('shows messages only of the active chat', () => {
+    expect(selectMessages(ui({})).map((m) => m.id)).toEqual(['m1', 'm2']);
+    const state = makeState({ activeChatId: null, active: null });
+    expect(selectMessages(ui({ state }))).toEqual([]);
+  });
+
+  it('shows Stop only for a run in the active chat', () => {
+    const run = { chatId: 'c1', agent: 'wisp/coder', messageId: null, startedAt: 1 };
+    expect(selectRunInActiveChat(ui({ state: makeState({ run }) }))).toBe(true);
+    expect(selectRunInActiveChat(ui({ state: makeState({ run: { ...run, chatId: 'c2' } }) }))).toBe(false);
+    expect(selectRunInActiveChat(ui({}))).toBe(false);
+  });
+
+  it('counts tool calls awaiting approval', () => {
+    const state = makeState();
+    state.active!.messages.push({
+      id: 'm3',
+      role: 'assistant',
+      agent: 'wisp/coder',
+      status: 'streaming',
+      createdAt: 3,
+      content: [
+        { type: 'tool-call', toolCallId: 't1', toolName: 'x', input: {}, runtime: 'cli', requiresApproval: true, state: 'awaiting-approval' },
+        { type: 'tool-call', toolCallId: 't2', toolName: 'y', input: {}, runtime: 'cli', requiresApproval: false, state: 'done' },
+      ],
+    });
+    expect(countAwaitingApproval(state.active!.messages)).toBe(1);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Derived views of the store, pure and cheap: components select with these so a streaming patch
+ * only re-renders what depends on the part that changed.
+ */
+import type { AgentInfo, ChatInfo, Message, State } from '../shared/schemas.ts';
+import type { SyncStatus } from '../shared/sync-client.ts';
+import type { ToolbarState } from './store.ts';
+
+const NO_MESSAGES: readonly Message[] = Object.freeze([]);
+const NO_AGENTS: readonly AgentInfo[] = Object.freeze([]);
+
+export type ConnectionKind = 'connected' | 'reconnecting' | 'offline';
+
+/** The three states the header shows; `connecting` reads as reconnecting, `closed` as offline. */
+export function connectionKind(status: SyncStatus): ConnectionKind {
+  if (status === 'connected') return 'connected';
+  if (status === 'connecting' || status === 'reconnecting') return 'reconnecting';
+  return 'offline';
+}
+
+/** The accessible text of the connection indicator. */
+export const CONNECTION_LABELS: Record<ConnectionKind, string> = {
+  connected: 'Connected',
+  reconnecting: 'Reconnecting…',
+  offline: 'Offline',
+};
+
+export function selectState(s: ToolbarState): State | null {
+  return s.sync.state;
+}
+
+export function selectActiveChatId(s: ToolbarState): string | null {
+  return s.sync.state?.activeChatId ?? null;
+}
+
+/** The active chat's messages; the same array as long as no message changed. */
+export function selectMessages(s: ToolbarState): readonly Message[] {
+  const state = s.sync.state;
+  if (!state?.active || state.active.chatId !== state.activeChatId) return NO_MESSAGES;
+  return state.active.messages;
+}
+
+export function selectAgents(s: ToolbarState): readonly AgentInfo[] {
+  return s.sync.state?.agents ?? NO_AGENTS;
+}
+
+/** True while a run works in the active chat: the Stop button shows. */
+export function selectRunInActiveChat(s: ToolbarState): boolean {
+  const state = s.sync.state;
+  return !!state?.run && state.run.chatId === state.activeChatId;
+}
+
+let sortedFor: State['chats'] | null = null;
+let sortedChats: ChatInfo[] = [];
+
+/** Chats, most recently updated first; recomputed only when the chats object changes. */
+export function selectChatsSorted(s: ToolbarState): readonly ChatInfo[] {
+  const chats = s.sync.state?.chats;
+  if (!chats) return [];
+  if (chats !== sortedFor) {
+    sortedFor = chats;
+    sortedChats = Object.values(chats).sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id));
+  }
+  return sortedChats;
+}
+
+/**
+ * The agent a message goes to when the developer chose none: the chat's last agent when it can
+ * still answer, else the first implemented one (the server's rule, PROTOCOL §4).
+ *
+ * @example
+ * defaultAgent(state, 'chat_1') // 'wisp/concierge'
+ */
+export function defaultAgent(state: State | null, chatId: string | null): string | null {
+  if (!state) return null;
+  const chatAgent = chatId ? state.chats[chatId]?.agent : undefined;
+  if (chatAgent && state.agents.some((a) => a.id === chatAgent && a.implemented)) return chatAgent;
+  return state.agents.find((a) => a.implemented)?.id ?? null;
+}
+
+/** The agent selected in the composer: the developer's choice for this chat if still usable, else the default. */
+export function selectComposerAgent(s: ToolbarState): string | null {
+  const state = s.sync.state;
+  const chatId = state?.activeChatId ?? null;
+  const choice = s.agentChoice;
+  if (choice && choice.chatId === chatId && state?.agents.some((a) => a.id === choice.agent && a.implemented)) {
+    return choice.agent;
+  }
+  return defaultAgent(state, chatId);
+}
+
+/** Why sending is impossible right now, or null when it is possible. */
+export function selectSendBlocker(s: ToolbarState): string | null {
+  const kind = connectionKind(s.sync.status);
+  if (kind === 'offline') return s.sync.status === 'closed' ? 'Disconnected from the agent server' : 'Offline: waiting for the agent server';
+  if (kind === 'reconnecting' || !s.sync.state) return 'Connecting to the agent server…';
+  if (!selectComposerAgent(s)) return 'No implemented agent is available';
+  return null;
+}
+
+/** Tool calls waiting for the developer in the active chat (shown on the collapsed launcher). */
+export function countAwaitingApproval(messages: readonly Message[]): number {
+  let n = 0;
+  // Only the tail can hold open calls: no call stays awaiting once its run ended.
+  for (let i = messages.length - 1, seen = 0; i >= 0 && seen < 20; i--, seen++) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant') continue;
+    for (const p of m.content) if (p.type === 'tool-call' && p.state === 'awaiting-approval') n++;
+  }
+  return n;
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { SyncView } from '../shared/sync-client.ts';
+import { DEFAULT_PREFS, MAX_PICKED, PREFS_KEY, createToolbarStore, loadPrefs, type PickedElement } from './store.ts';
+import { makeState } from './test-fixtures.ts';
+
+function fakeClient(initial: SyncView) {
+  let view = initial;
+  const listeners = new Set<() => void>();
+  return {
+    getSnapshot: () => view,
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    publish(next: Partial<SyncView>) {
+      view = { ...view, ...next };
+      for (const l of listeners) l();
+    },
+    listenerCount: () => listeners.size,
+  };
+}
+
+function memoryStorage(initial: Record<string, string> = {}) {
+  const data = new Map(Object.entries(initial));
+  return {
+    data,
+    getItem: (k: string) => data.get(k) ?? null,
+    setItem: (k: string, v: string) => void data.set(k, v),
+  };
+}
+
+const VIEW: SyncView = { status: 'connecting', state: null, rev: 0, session: null, error: null, attempt: 0 };
+
+function picked(id: string, node: Element | null = null): PickedElement {
+  return {
+    id,
+    node,
+    info: { tagName: 'div', xpath: '/html/body/div', attributes: {}, textContent: '', boundingClientRect: { x: 0, y: 0, width: 1, height: 1 } },
+  };
+}
+
+describe('createToolbarStore', () => {
+  it('mirrors every view the sync client publishes, by identity', () => {
+    const client = fakeClient(VIEW);
+    const { store } = createToolbarStore({ client });
+    expect(store.getState().sync).toBe(VIEW);
+    const state = makeState();
+    client.publish({ status: 'connected', state, rev: 3 });
+    expect(store.getState().sync.status).toBe('connected');
+    expect(store.getState().sync.state).toBe(state);
+  });
+
+  it('stops mirroring after dispose', () => {
+    const client = fakeClient(VIEW);
+    const { store, dispose } = createToolbarStore({ client });
+    dispose();
+    client.publish({ status: 'offline' });
+    expect(store.getState().sync.status).toBe('connecting');
+    expect(client.listenerCount()).toBe(0);
+  });
+
+  it('persists open and size, and nothing else', () => {
+    const storage = memoryStorage();
+    const { store } = createToolbarStore({ client: fakeClient(VIEW), storage });
+    store.getState().setDraft('secret draft');
+    expect(storage.data.size).toBe(0);
+    store.getState().setOpen(true);
+    store.getState().setSize(500, 700);
+    expect(JSON.parse(storage.data.get(PREFS_KEY)!)).toEqual({ open: true, width: 500, height: 700 });
+    const again = createToolbarStore({ client: fakeClient(VIEW), storage }).store.getState();
+    expect([again.open, again.width, again.height, again.draft]).toEqual([true, 500, 700, '']);
+  });
+
+  it('keeps the panel size within bounds', () => {
+    const { store } = createToolbarStore({ client: fakeClient(VIEW) });
+    store.getState().setSize(10, 99_999);
+    expect([store.getState().width, store.getState().height]).toEqual([320, 1200]);
+  });
+
+  it('gives edited content a new clientMessageId', () => {
+    const { store } = createToolbarStore({ client: fakeClient(VIEW) });
+    store.setState({ pendingClientMessageId: 'cm_1' });
+    store.getState().setDraft('changed');
+    expect(store.getState().pendingClientMessageId).toBeNull();
+    store.setState({ pendingClientMessageId: 'cm_2' });
+    store.getState().togglePicked(picked('e1'));
+    expect(store.getState().pendingClientMessageId).toBeNull();
+  });
+
+  it('unpicks an element clicked a second time', () => {
+    const node = {} as Element;
+    const { store } = createToolbarStore({ client: fakeClient(VIEW) });
+    store.getState().togglePicked(picked('e1', node));
+    expect(store.getState().picked.map((p) => p.id)).toEqual(['e1']);
+    store.getState().togglePicked(picked('e2', node));
+    expect(store.getState().picked).toEqual([]);
+  });
+
+  it(`refuses more than ${MAX_PICKED} picked elements with a message`, () => {
+    const { store } = createToolbarStore({ client: fakeClient(VIEW) });
+    for (let i = 0; i <= MAX_PICKED; i++) store.getState().togglePicked(picked(`e${i}`, {} as Element));
+    expect(store.getState().picked).toHaveLength(MAX_PICKED);
+    expect(store.getState().composerError).toMatch(/At most 50 elements/);
+  });
+
+  it('forgets the hovered element when picking ends', () => {
+    const { store } = createToolbarStore({ client: fakeClient(VIEW) });
+    store.getState().setPicking(true);
+    store.getState().setHovered({} as Element);
+    store.getState().setPicking(false);
+    expect(store.getState().hovered).toBeNull();
+  });
+});
+
+describe('loadPrefs', () => {
+  it('falls back to defaults for missing, broken or hostile prefs', () => {
+    expect(loadPrefs(null)).toEqual(DEFAULT_PREFS);
+    expect(loadPrefs(memoryStorage({ [PREFS_KEY]: '{not json' }))).toEqual(DEFAULT_PREFS);
+    expect(loadPrefs(memoryStorage({ [PREFS_KEY]: '{"open":"yes","width":1e9,"height":"x"}' }))).toEqual({
+      open: false,
+      width: 960,
+      height: 560,
+    });
+    const throwing = { getItem: () => { throw new Error('denied'); }, setItem: () => {} };
+    expect(loadPrefs(throwing)).toEqual(DEFAULT_PREFS);
+  });
+});

@@ -1,0 +1,221 @@
+/**
+ * The toolbar's store: a zustand/vanilla store that mirrors the sync client's view (`sync`, never
+ * edited here: the server owns agent state) next to the UI's own state (panel open and size,
+ * draft, attachments, picked elements, picking mode, alerts). Only UI preferences (open, size) are
+ * persisted, in localStorage; everything about chats comes from the server again on reload.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { SelectedElement } from '../shared/schemas.ts';
+import type { SyncClient, SyncView } from '../shared/sync-client.ts';
+
+export interface Attachment {
+  id: string;
+  kind: 'image' | 'file';
+  name: string;
+  mimeType: string;
+  /** A base64 data URL, within LIMITS.maxDataUrlLength. */
+  dataUrl: string;
+}
+
+/** An element the developer picked: its description at pick time and the live node, while it exists. */
+export interface PickedElement {
+  id: string;
+  info: SelectedElement;
+  node: Element | null;
+}
+
+/** An outline drawn over a page element by `highlight_element`, until `until` (epoch ms). */
+export interface Highlight {
+  id: string;
+  node: Element;
+  label: string;
+  until: number;
+}
+
+export interface UiPrefs {
+  open: boolean;
+  width: number;
+  height: number;
+}
+
+export interface ToolbarState extends UiPrefs {
+  /** The sync client's view, replaced (never edited) whenever the client publishes a new one. */
+  sync: SyncView;
+  draft: string;
+  attachments: Attachment[];
+  /** Reused while the same content is retried, so a retry cannot post the message twice. */
+  pendingClientMessageId: string | null;
+  sending: boolean;
+  composerError: string | null;
+  /** The agent chosen in the composer for one chat; other chats use their default. */
+  agentChoice: { chatId: string | null; agent: string } | null;
+  picked: PickedElement[];
+  picking: boolean;
+  /** The element under the pointer while picking. */
+  hovered: Element | null;
+  highlights: Highlight[];
+  /** The last refusal of a chat action (create, switch, rename, delete, stop), shown until dismissed. */
+  chatError: string | null;
+}
+
+export interface ToolbarActions {
+  setOpen(open: boolean): void;
+  setSize(width: number, height: number): void;
+  setDraft(draft: string): void;
+  addAttachments(attachments: Attachment[]): void;
+  removeAttachment(id: string): void;
+  setAgentChoice(chatId: string | null, agent: string): void;
+  setPicking(picking: boolean): void;
+  setHovered(el: Element | null): void;
+  /** Adds a picked element, or removes it when that node is already picked (a second click unpicks). */
+  togglePicked(element: PickedElement): void;
+  removePicked(id: string): void;
+  addHighlight(highlight: Highlight): void;
+  removeHighlight(id: string): void;
+  setComposerError(message: string | null): void;
+  setChatError(message: string | null): void;
+}
+
+export type ToolbarStoreState = ToolbarState & ToolbarActions;
+export type ToolbarStore = StoreApi<ToolbarStoreState>;
+
+/** The subset of `Storage` the store uses; null when the page forbids storage. */
+export type PrefsStorage = Pick<Storage, 'getItem' | 'setItem'>;
+
+export const PREFS_KEY = 'agentbar:toolbar';
+export const DEFAULT_PREFS: UiPrefs = { open: false, width: 380, height: 560 };
+export const SIZE_BOUNDS = { minWidth: 320, maxWidth: 960, minHeight: 360, maxHeight: 1200 } as const;
+/** Picked elements are sent with each message; the protocol allows this many. */
+export const MAX_PICKED = 50;
+const MAX_HIGHLIGHTS = 20;
+
+function clamp(n: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, Math.round(n)));
+}
+
+/** Keeps a panel size within SIZE_BOUNDS (the viewport bound is applied by CSS). */
+export function clampSize(width: number, height: number): { width: number; height: number } {
+  return {
+    width: clamp(Number.isFinite(width) ? width : DEFAULT_PREFS.width, SIZE_BOUNDS.minWidth, SIZE_BOUNDS.maxWidth),
+    height: clamp(Number.isFinite(height) ? height : DEFAULT_PREFS.height, SIZE_BOUNDS.minHeight, SIZE_BOUNDS.maxHeight),
+  };
+}
+
+/**
+ * Reads UI prefs, falling back to defaults for anything missing or malformed.
+ *
+ * @example
+ * loadPrefs(window.localStorage) // { open: true, width: 420, height: 600 }
+ */
+export function loadPrefs(storage: PrefsStorage | null): UiPrefs {
+  let raw: unknown = null;
+  try {
+    const text = storage?.getItem(PREFS_KEY);
+    raw = text ? JSON.parse(text) : null;
+  } catch {
+    raw = null;
+  }
+  if (!raw || typeof raw !== 'object') return { ...DEFAULT_PREFS };
+  const r = raw as Partial<Record<keyof UiPrefs, unknown>>;
+  const size = clampSize(
+    typeof r.width === 'number' ? r.width : DEFAULT_PREFS.width,
+    typeof r.height === 'number' ? r.height : DEFAULT_PREFS.height,
+  );
+  return { open: typeof r.open === 'boolean' ? r.open : DEFAULT_PREFS.open, ...size };
+}
+
+function savePrefs(storage: PrefsStorage | null, prefs: UiPrefs): void {
+  try {
+    storage?.setItem(PREFS_KEY, JSON.stringify(prefs));
+  } catch {
+    // Quota or privacy mode: prefs are a convenience, the toolbar works without them.
+  }
+}
+
+export interface CreateToolbarStoreOptions {
+  client: Pick<SyncClient, 'getSnapshot' | 'subscribe'>;
+  storage?: PrefsStorage | null;
+}
+
+/**
+ * Creates the store and binds it to the client; `dispose()` unbinds.
+ *
+ * @example
+ * const { store, dispose } = createToolbarStore({ client, storage: window.localStorage });
+ * store.getState().setOpen(true);
+ */
+export function createToolbarStore(options: CreateToolbarStoreOptions): { store: ToolbarStore; dispose(): void } {
+  const { client } = options;
+  const storage = options.storage ?? null;
+  const prefs = loadPrefs(storage);
+
+  const store = createStore<ToolbarStoreState>()((set, get) => ({
+    ...prefs,
+    sync: client.getSnapshot(),
+    draft: '',
+    attachments: [],
+    pendingClientMessageId: null,
+    sending: false,
+    composerError: null,
+    agentChoice: null,
+    picked: [],
+    picking: false,
+    hovered: null,
+    highlights: [],
+    chatError: null,
+
+    setOpen: (open) => set({ open }),
+    setSize: (width, height) => set(clampSize(width, height)),
+    // Changing what will be sent makes it a new message: it gets a new clientMessageId.
+    setDraft: (draft) => set({ draft, pendingClientMessageId: null }),
+    addAttachments: (attachments) =>
+      set({ attachments: [...get().attachments, ...attachments], pendingClientMessageId: null, composerError: null }),
+    removeAttachment: (id) =>
+      set({ attachments: get().attachments.filter((a) => a.id !== id), pendingClientMessageId: null }),
+    setAgentChoice: (chatId, agent) => set({ agentChoice: { chatId, agent }, pendingClientMessageId: null }),
+    setPicking: (picking) => set(picking ? { picking } : { picking, hovered: null }),
+    setHovered: (hovered) => {
+      if (get().hovered !== hovered) set({ hovered });
+    },
+    togglePicked: (element) => {
+      const picked = get().picked;
+      const existing = element.node ? picked.find((p) => p.node === element.node) : undefined;
+      if (existing) {
+        set({ picked: picked.filter((p) => p !== existing), pendingClientMessageId: null });
+        return;
+      }
+      if (picked.length >= MAX_PICKED) {
+        set({ composerError: `At most ${MAX_PICKED} elements can be selected` });
+        return;
+      }
+      set({ picked: [...picked, element], pendingClientMessageId: null });
+    },
+    removePicked: (id) => set({ picked: get().picked.filter((p) => p.id !== id), pendingClientMessageId: null }),
+    addHighlight: (highlight) => set({ highlights: [...get().highlights, highlight].slice(-MAX_HIGHLIGHTS) }),
+    removeHighlight: (id) => set({ highlights: get().highlights.filter((h) => h.id !== id) }),
+    setComposerError: (composerError) => set({ composerError }),
+    setChatError: (chatError) => set({ chatError }),
+  }));
+
+  const unsubscribeClient = client.subscribe(() => {
+    const sync = client.getSnapshot();
+    if (store.getState().sync !== sync) store.setState({ sync });
+  });
+  // A view published between createStore and subscribe would otherwise be missed.
+  if (store.getState().sync !== client.getSnapshot()) store.setState({ sync: client.getSnapshot() });
+
+  let saved: UiPrefs = prefs;
+  const unsubscribePrefs = store.subscribe((s) => {
+    if (s.open === saved.open && s.width === saved.width && s.height === saved.height) return;
+    saved = { open: s.open, width: s.width, height: s.height };
+    savePrefs(storage, saved);
+  });
+
+  return {
+    store,
+    dispose() {
+      unsubscribeClient();
+      unsubscribePrefs();
+    },
+  };
+}

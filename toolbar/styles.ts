@@ -1,0 +1,386 @@
+/**
+ * All of the toolbar's CSS, injected as one <style> into its shadow root: page styles cannot reach
+ * in (`all: initial` on the host, shadow encapsulation inside) and these cannot leak out.
+ * `!important` on `:host` wins over any page rule aimed at the host element itself.
+ */
+export const TOOLBAR_CSS = /* css */ `
+:host {
+  all: initial !important;
+  display: block !important;
+  position: fixed !important;
+  inset: auto 0 0 auto !important;
+  width: 0 !important;
+  height: 0 !important;
+  margin: 0 !important;
+  padding: 0 !important;
+  border: 0 !important;
+  overflow: visible !important;
+  z-index: 2147483647 !important;
+  transform: none !important;
+  filter: none !important;
+  contain: none !important;
+  visibility: visible !important;
+  opacity: 1 !important;
+  pointer-events: auto !important;
+}
+
+.ab-root {
+  --bg: #141518;
+  --bg-2: #1b1c20;
+  --bg-3: #23252b;
+  --bg-code: #0d0e10;
+  --line: #2c2e35;
+  --line-2: #3a3d46;
+  --fg: #e7e8ec;
+  --fg-2: #b4b7c0;
+  --muted: #8b8f9a;
+  --accent: #7aa2ff;
+  --accent-2: #5b86f5;
+  --accent-bg: rgba(122, 162, 255, 0.14);
+  --user-bg: #263250;
+  --ok: #4ade80;
+  --warn: #fbbf24;
+  --bad: #f87171;
+  --bad-bg: rgba(248, 113, 113, 0.12);
+  --radius: 12px;
+  --mono: ui-monospace, SFMono-Regular, 'SF Mono', Menlo, Consolas, 'Liberation Mono', monospace;
+  font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
+  font-size: 13px;
+  line-height: 1.45;
+  color: var(--fg);
+  color-scheme: dark;
+  -webkit-font-smoothing: antialiased;
+  text-align: left;
+  letter-spacing: normal;
+  word-spacing: normal;
+  text-transform: none;
+  direction: ltr;
+}
+.ab-root *, .ab-root *::before, .ab-root *::after { box-sizing: border-box; }
+.ab-root button, .ab-root input, .ab-root textarea, .ab-root select {
+  font: inherit; color: inherit; letter-spacing: inherit; margin: 0;
+}
+.ab-root button { cursor: pointer; }
+.ab-root button:disabled { cursor: not-allowed; opacity: 0.5; }
+.ab-root :focus { outline: none; }
+.ab-root :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+.ab-sr-only {
+  position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px;
+  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0;
+}
+.ab-root svg { display: block; flex: none; }
+
+/* ------------------------------------------------------------ launcher */
+.ab-launcher {
+  position: fixed; right: 20px; bottom: 20px;
+  width: 48px; height: 48px; border-radius: 50%;
+  border: 1px solid rgba(255, 255, 255, 0.12);
+  background: radial-gradient(circle at 30% 25%, #3b4152, #1a1c22 70%);
+  color: var(--fg);
+  display: grid; place-items: center;
+  box-shadow: 0 8px 24px rgba(0, 0, 0, 0.35), 0 1px 0 rgba(255, 255, 255, 0.06) inset;
+  transition: transform 0.15s ease, box-shadow 0.15s ease;
+}
+.ab-launcher:hover { transform: translateY(-1px); box-shadow: 0 10px 28px rgba(0, 0, 0, 0.45); }
+.ab-launcher .ab-dot { position: absolute; right: 3px; top: 3px; border: 2px solid #1a1c22; width: 12px; height: 12px; }
+.ab-badge {
+  position: absolute; left: -4px; top: -4px; min-width: 18px; height: 18px; padding: 0 5px;
+  border-radius: 9px; background: var(--warn); color: #1b1500; font-size: 11px; font-weight: 700;
+  display: grid; place-items: center;
+}
+
+/* ------------------------------------------------------------ panel */
+.ab-panel {
+  position: fixed; right: 16px; bottom: 16px;
+  max-width: calc(100vw - 32px); max-height: calc(100vh - 32px);
+  display: flex; flex-direction: column;
+  background: var(--bg);
+  border: 1px solid var(--line);
+  border-radius: 14px;
+  box-shadow: 0 24px 60px rgba(0, 0, 0, 0.5), 0 2px 8px rgba(0, 0, 0, 0.3);
+  overflow: hidden;
+}
+.ab-panel.ab-dragging { outline: 2px dashed var(--accent); outline-offset: -6px; }
+.ab-resize {
+  position: absolute; left: 0; top: 0; width: 18px; height: 18px; z-index: 3; padding: 0;
+  border: 0; background: transparent; cursor: nwse-resize; opacity: 0; transition: opacity 0.15s;
+}
+.ab-resize::before {
+  content: ''; position: absolute; left: 4px; top: 4px; width: 8px; height: 8px;
+  border-left: 2px solid var(--muted); border-top: 2px solid var(--muted); border-radius: 3px 0 0 0;
+}
+.ab-panel:hover .ab-resize { opacity: 0.7; }
+.ab-resize:hover, .ab-resize:focus-visible { opacity: 1; }
+
+.ab-header {
+  display: flex; align-items: center; gap: 6px;
+  height: 44px; flex: none; padding: 0 6px 0 14px;
+  border-bottom: 1px solid var(--line);
+  background: linear-gradient(var(--bg-2), var(--bg));
+}
+.ab-brand { display: flex; align-items: center; gap: 7px; font-weight: 650; font-size: 13.5px; letter-spacing: -0.01em; }
+.ab-brand-mark {
+  width: 18px; height: 18px; border-radius: 5px;
+  background: linear-gradient(135deg, var(--accent), #b58cff);
+  display: grid; place-items: center; color: #0b0d14;
+}
+.ab-status { display: inline-flex; align-items: center; gap: 6px; color: var(--muted); font-size: 12px; margin-left: 4px; }
+.ab-dot { width: 8px; height: 8px; border-radius: 50%; background: var(--muted); flex: none; }
+.ab-dot.ab-connected { background: var(--ok); box-shadow: 0 0 0 3px rgba(74, 222, 128, 0.15); }
+.ab-dot.ab-reconnecting { background: var(--warn); animation: ab-pulse 1.2s ease-in-out infinite; }
+.ab-dot.ab-offline { background: var(--bad); }
+.ab-dot.ab-busy { background: var(--accent); animation: ab-pulse 1s ease-in-out infinite; }
+.ab-spacer { flex: 1; }
+.ab-actions { display: flex; align-items: center; gap: 2px; }
+
+.ab-icon-btn {
+  width: 30px; height: 30px; border-radius: 8px; border: 1px solid transparent;
+  background: transparent; color: var(--fg-2);
+  display: inline-grid; place-items: center; flex: none;
+}
+.ab-icon-btn:hover:not(:disabled) { background: var(--bg-3); color: var(--fg); }
+.ab-icon-btn[aria-pressed='true'] { background: var(--accent-bg); color: var(--accent); border-color: rgba(122, 162, 255, 0.35); }
+.ab-icon-btn.ab-small { width: 24px; height: 24px; border-radius: 6px; }
+
+/* ------------------------------------------------------------ chat tabs */
+.ab-chats {
+  display: flex; gap: 4px; align-items: center; flex: none;
+  padding: 6px 8px; border-bottom: 1px solid var(--line);
+  overflow-x: auto; scrollbar-width: thin; scrollbar-color: var(--line-2) transparent;
+}
+.ab-chats:empty { display: none; }
+.ab-tab {
+  display: inline-flex; align-items: center; flex: none; max-width: 220px;
+  border-radius: 8px; border: 1px solid transparent; background: transparent;
+}
+.ab-tab-btn {
+  background: transparent; border: 0; padding: 4px 8px; border-radius: 7px;
+  color: var(--muted); font-size: 12px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 180px;
+}
+.ab-tab:hover .ab-tab-btn { color: var(--fg); }
+.ab-tab.ab-active { background: var(--bg-3); border-color: var(--line-2); }
+.ab-tab.ab-active .ab-tab-btn { color: var(--fg); font-weight: 550; }
+.ab-tab .ab-icon-btn { width: 22px; height: 22px; border-radius: 6px; }
+.ab-tab-tools { display: inline-flex; padding-right: 2px; }
+.ab-rename { display: inline-flex; align-items: center; gap: 2px; }
+.ab-rename input {
+  width: 150px; background: var(--bg-code); border: 1px solid var(--accent); border-radius: 6px;
+  padding: 3px 6px; font-size: 12px;
+}
+
+/* ------------------------------------------------------------ alerts */
+.ab-alert {
+  display: flex; align-items: flex-start; gap: 8px; margin: 8px 10px 0; padding: 7px 6px 7px 10px;
+  border-radius: 8px; background: var(--bad-bg); border: 1px solid rgba(248, 113, 113, 0.35);
+  color: #fecaca; font-size: 12.5px; flex: none;
+}
+.ab-alert > span { flex: 1; padding-top: 2px; overflow-wrap: anywhere; }
+.ab-alert .ab-icon-btn { color: #fecaca; }
+
+/* ------------------------------------------------------------ messages */
+.ab-log-wrap { position: relative; flex: 1; min-height: 0; display: flex; flex-direction: column; }
+.ab-log {
+  flex: 1; min-height: 0; overflow-y: auto; overflow-x: hidden; overscroll-behavior: contain;
+  padding: 12px 12px 4px;
+  scrollbar-width: thin; scrollbar-color: var(--line-2) transparent;
+}
+.ab-log-inner { display: flex; flex-direction: column; gap: 12px; }
+.ab-empty { margin: auto; padding: 24px; text-align: center; color: var(--muted); max-width: 260px; }
+.ab-empty strong { display: block; color: var(--fg-2); font-size: 14px; margin-bottom: 4px; }
+.ab-msg { content-visibility: auto; contain-intrinsic-size: auto 60px; min-width: 0; }
+.ab-msg-user { align-self: flex-end; max-width: 88%; display: flex; flex-direction: column; align-items: flex-end; gap: 6px; }
+.ab-bubble {
+  background: var(--user-bg); border-radius: 12px 12px 4px 12px; padding: 7px 11px;
+  overflow-wrap: anywhere; white-space: pre-wrap;
+}
+.ab-meta-chips { display: flex; flex-wrap: wrap; gap: 4px; justify-content: flex-end; }
+.ab-msg-assistant { display: flex; flex-direction: column; gap: 6px; }
+.ab-msg-head { display: flex; align-items: center; gap: 6px; color: var(--muted); font-size: 11.5px; }
+.ab-agent { color: var(--fg-2); font-weight: 600; }
+.ab-state { font-size: 11px; padding: 0 6px; border-radius: 9px; border: 1px solid var(--line-2); }
+.ab-state.ab-bad { color: var(--bad); border-color: rgba(248, 113, 113, 0.4); }
+.ab-state.ab-warn { color: var(--warn); border-color: rgba(251, 191, 36, 0.4); }
+.ab-live { display: inline-flex; align-items: center; gap: 5px; color: var(--accent); }
+.ab-live::before { content: ''; width: 6px; height: 6px; border-radius: 50%; background: var(--accent); animation: ab-pulse 1s ease-in-out infinite; }
+.ab-error-text { color: #fecaca; background: var(--bad-bg); border-radius: 8px; padding: 6px 9px; font-size: 12.5px; overflow-wrap: anywhere; }
+.ab-note { color: var(--muted); font-size: 12px; font-style: italic; }
+.ab-working { color: var(--muted); font-size: 12px; display: flex; align-items: center; gap: 8px; padding: 2px 0 6px; }
+.ab-typing { display: inline-flex; gap: 3px; }
+.ab-typing i { width: 5px; height: 5px; border-radius: 50%; background: var(--muted); animation: ab-bounce 1.2s infinite ease-in-out; }
+.ab-typing i:nth-child(2) { animation-delay: 0.15s; }
+.ab-typing i:nth-child(3) { animation-delay: 0.3s; }
+
+.ab-jump {
+  position: absolute; left: 50%; bottom: 8px; transform: translateX(-50%);
+  border-radius: 14px; border: 1px solid var(--line-2); background: var(--bg-3); color: var(--fg);
+  padding: 4px 10px; font-size: 12px; display: inline-flex; gap: 4px; align-items: center;
+  box-shadow: 0 4px 14px rgba(0, 0, 0, 0.4);
+}
+
+/* ------------------------------------------------------------ markdown */
+.ab-md { overflow-wrap: break-word; min-width: 0; }
+.ab-md > :first-child { margin-top: 0; }
+.ab-md > :last-child { margin-bottom: 0; }
+.ab-md p { margin: 0 0 8px; }
+.ab-md h1, .ab-md h2, .ab-md h3, .ab-md h4, .ab-md h5, .ab-md h6 { margin: 12px 0 6px; line-height: 1.3; font-weight: 650; }
+.ab-md h1 { font-size: 16px; } .ab-md h2 { font-size: 15px; } .ab-md h3 { font-size: 14px; }
+.ab-md h4, .ab-md h5, .ab-md h6 { font-size: 13px; color: var(--fg-2); }
+.ab-md ul, .ab-md ol { margin: 0 0 8px; padding-left: 20px; }
+.ab-md li { margin: 2px 0; }
+.ab-md li > p { margin: 0 0 4px; }
+.ab-md li.ab-task { list-style: none; margin-left: -18px; }
+.ab-task-box { margin-right: 6px; color: var(--fg-2); }
+.ab-md blockquote { margin: 0 0 8px; padding: 2px 10px; border-left: 3px solid var(--line-2); color: var(--fg-2); }
+.ab-md hr { border: 0; border-top: 1px solid var(--line); margin: 10px 0; }
+.ab-md a { color: var(--accent); text-decoration: underline; text-underline-offset: 2px; }
+.ab-md code { font-family: var(--mono); font-size: 12px; background: var(--bg-3); border-radius: 4px; padding: 1px 4px; }
+.ab-md strong { font-weight: 650; }
+.ab-table-wrap { overflow-x: auto; margin: 0 0 8px; }
+.ab-md table { border-collapse: collapse; font-size: 12px; }
+.ab-md th, .ab-md td { border: 1px solid var(--line); padding: 4px 8px; }
+.ab-md th { background: var(--bg-2); font-weight: 600; }
+
+.ab-code { margin: 0 0 8px; border: 1px solid var(--line); border-radius: 8px; background: var(--bg-code); overflow: hidden; }
+.ab-code-head {
+  display: flex; align-items: center; justify-content: space-between; height: 28px; padding: 0 4px 0 10px;
+  border-bottom: 1px solid var(--line); color: var(--muted); font-size: 11px; font-family: var(--mono);
+}
+.ab-code-head .ab-icon-btn { width: auto; height: 22px; padding: 0 6px; font-family: inherit; font-size: 11px; gap: 4px; display: inline-flex; }
+.ab-code pre { margin: 0; padding: 9px 11px; overflow: auto; max-height: 420px; }
+.ab-code pre code { background: none; padding: 0; font-size: 12px; line-height: 1.5; white-space: pre; font-family: var(--mono); color: #d6dae3; }
+
+/* ------------------------------------------------------------ parts */
+.ab-reasoning { border-left: 2px solid var(--line-2); padding-left: 9px; color: var(--muted); }
+.ab-reasoning summary { cursor: pointer; font-size: 12px; user-select: none; }
+.ab-reasoning summary:hover { color: var(--fg-2); }
+.ab-reasoning .ab-md { padding-top: 4px; font-size: 12.5px; }
+.ab-image-btn { padding: 0; border: 1px solid var(--line); border-radius: 8px; background: var(--bg-code); overflow: hidden; display: block; }
+.ab-image-btn img { display: block; max-width: 100%; max-height: 180px; object-fit: contain; }
+.ab-image-btn.ab-expanded img { max-height: none; }
+.ab-file {
+  display: inline-flex; align-items: center; gap: 8px; padding: 6px 10px; border-radius: 8px;
+  border: 1px solid var(--line); background: var(--bg-2); color: var(--fg); text-decoration: none; max-width: 100%;
+}
+.ab-file:hover { border-color: var(--line-2); background: var(--bg-3); }
+.ab-file span { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.ab-file small { color: var(--muted); }
+
+.ab-tool { border: 1px solid var(--line); border-radius: 10px; background: var(--bg-2); overflow: hidden; }
+.ab-tool.ab-awaiting { border-color: rgba(251, 191, 36, 0.5); box-shadow: 0 0 0 3px rgba(251, 191, 36, 0.08); }
+.ab-tool.ab-failed { border-color: rgba(248, 113, 113, 0.4); }
+.ab-tool-head { display: flex; align-items: center; gap: 7px; padding: 7px 10px; font-size: 12px; }
+.ab-tool-name { font-family: var(--mono); font-weight: 600; color: var(--fg); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.ab-pill { font-size: 10.5px; padding: 1px 6px; border-radius: 9px; background: var(--bg-3); color: var(--fg-2); white-space: nowrap; }
+.ab-pill.ab-s-running { color: var(--accent); background: var(--accent-bg); }
+.ab-pill.ab-s-awaiting-approval { color: var(--warn); background: rgba(251, 191, 36, 0.12); }
+.ab-pill.ab-s-done { color: var(--ok); background: rgba(74, 222, 128, 0.1); }
+.ab-pill.ab-s-failed, .ab-pill.ab-s-denied { color: var(--bad); background: var(--bad-bg); }
+.ab-pill.ab-s-interrupted { color: var(--warn); }
+.ab-tool details { border-top: 1px solid var(--line); }
+.ab-tool summary { cursor: pointer; padding: 5px 10px; font-size: 11.5px; color: var(--muted); user-select: none; }
+.ab-tool summary:hover { color: var(--fg-2); }
+.ab-json {
+  margin: 0; padding: 6px 10px 9px; font-family: var(--mono); font-size: 11.5px; line-height: 1.45;
+  white-space: pre-wrap; overflow-wrap: anywhere; color: #c9cfdb; max-height: 260px; overflow: auto;
+}
+.ab-approval { border-top: 1px solid var(--line); padding: 8px 10px; display: flex; flex-direction: column; gap: 7px; }
+.ab-approval-row { display: flex; gap: 6px; align-items: center; }
+.ab-approval input {
+  flex: 1; min-width: 0; background: var(--bg-code); border: 1px solid var(--line-2); border-radius: 7px; padding: 5px 8px; font-size: 12px;
+}
+.ab-approval input:focus-visible { outline-offset: 0; }
+.ab-btn {
+  border-radius: 7px; padding: 5px 11px; font-size: 12px; font-weight: 600;
+  border: 1px solid var(--line-2); background: var(--bg-3); color: var(--fg); white-space: nowrap;
+}
+.ab-btn:hover:not(:disabled) { border-color: #50535d; }
+.ab-btn.ab-primary { background: var(--accent-2); border-color: var(--accent-2); color: #fff; }
+.ab-btn.ab-primary:hover:not(:disabled) { background: #6d93f7; }
+.ab-btn.ab-danger { background: transparent; border-color: rgba(248, 113, 113, 0.5); color: var(--bad); }
+.ab-btn.ab-danger:hover:not(:disabled) { background: var(--bad-bg); }
+.ab-btn.ab-danger-solid { background: #dc4a4a; border-color: #dc4a4a; color: #fff; }
+.ab-approval-note { font-size: 11.5px; color: var(--fg-2); }
+
+/* ------------------------------------------------------------ composer */
+.ab-composer { flex: none; border-top: 1px solid var(--line); padding: 8px; display: flex; flex-direction: column; gap: 6px; background: var(--bg); }
+.ab-chips { display: flex; flex-wrap: wrap; gap: 4px; max-height: 72px; overflow-y: auto; }
+.ab-chip {
+  display: inline-flex; align-items: center; gap: 5px; max-width: 100%;
+  padding: 2px 2px 2px 7px; border-radius: 7px; font-size: 11.5px;
+  background: var(--bg-3); border: 1px solid var(--line-2); color: var(--fg-2);
+}
+.ab-chip.ab-el { font-family: var(--mono); background: var(--accent-bg); border-color: rgba(122, 162, 255, 0.3); color: #c7d6ff; }
+.ab-chip > span { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 180px; }
+.ab-chip img { width: 18px; height: 18px; object-fit: cover; border-radius: 3px; }
+.ab-chip .ab-icon-btn { width: 18px; height: 18px; border-radius: 4px; }
+.ab-chip-static { padding-right: 7px; }
+.ab-input {
+  display: flex; flex-direction: column; border: 1px solid var(--line-2); border-radius: 10px; background: var(--bg-code);
+  transition: border-color 0.15s;
+}
+.ab-input:focus-within { border-color: var(--accent); }
+.ab-input textarea {
+  resize: none; border: 0; background: transparent; padding: 8px 10px 4px; min-height: 38px; max-height: 180px;
+  line-height: 1.45; font-size: 13px; width: 100%;
+}
+.ab-input textarea:focus-visible { outline: none; }
+.ab-input textarea::placeholder { color: #6b6f7a; }
+.ab-input-row { display: flex; align-items: center; gap: 2px; padding: 2px 4px 4px; }
+.ab-select {
+  appearance: none; -webkit-appearance: none; max-width: 150px; min-width: 0;
+  background: transparent; border: 1px solid transparent; border-radius: 7px; color: var(--fg-2);
+  padding: 3px 20px 3px 7px; font-size: 12px; text-overflow: ellipsis;
+  background-image: linear-gradient(45deg, transparent 50%, var(--muted) 50%), linear-gradient(135deg, var(--muted) 50%, transparent 50%);
+  background-position: calc(100% - 11px) 52%, calc(100% - 7px) 52%;
+  background-size: 4px 4px; background-repeat: no-repeat;
+}
+.ab-select:hover { background-color: var(--bg-3); }
+.ab-select option { background: var(--bg-2); color: var(--fg); }
+.ab-send { width: 30px; height: 30px; border-radius: 8px; border: 0; background: var(--accent-2); color: #fff; display: inline-grid; place-items: center; }
+.ab-send:hover:not(:disabled) { background: #6d93f7; }
+.ab-stop { height: 30px; border-radius: 8px; border: 1px solid rgba(248, 113, 113, 0.5); background: transparent; color: var(--bad); display: inline-flex; align-items: center; gap: 5px; padding: 0 9px; font-size: 12px; font-weight: 600; }
+.ab-stop:hover { background: var(--bad-bg); }
+.ab-hint { font-size: 11.5px; color: var(--muted); display: flex; align-items: center; gap: 6px; }
+.ab-hint.ab-error { color: #fecaca; }
+.ab-picking-hint { color: var(--accent); }
+.ab-drop {
+  position: absolute; inset: 0; z-index: 5; display: grid; place-items: center; pointer-events: none;
+  background: rgba(20, 21, 24, 0.85); color: var(--accent); font-weight: 600; border-radius: 14px;
+}
+
+/* ------------------------------------------------------------ dialog */
+.ab-dialog-backdrop {
+  position: absolute; inset: 0; z-index: 10; background: rgba(0, 0, 0, 0.55);
+  display: grid; place-items: center; padding: 16px;
+}
+.ab-dialog {
+  width: 100%; max-width: 300px; background: var(--bg-2); border: 1px solid var(--line-2); border-radius: 12px;
+  padding: 16px; box-shadow: 0 16px 40px rgba(0, 0, 0, 0.5);
+}
+.ab-dialog h2 { margin: 0 0 6px; font-size: 14px; font-weight: 650; }
+.ab-dialog p { margin: 0 0 14px; color: var(--fg-2); font-size: 12.5px; overflow-wrap: anywhere; }
+.ab-dialog-actions { display: flex; justify-content: flex-end; gap: 8px; }
+
+/* ------------------------------------------------------------ page overlays */
+.ab-outline {
+  position: fixed; pointer-events: none; z-index: 1;
+  border: 2px solid var(--accent); background: rgba(122, 162, 255, 0.12); border-radius: 3px;
+  transition: top 0.05s, left 0.05s, width 0.05s, height 0.05s;
+}
+.ab-outline.ab-picked { border-style: solid; background: rgba(122, 162, 255, 0.2); }
+.ab-outline.ab-highlight { border-color: #f5b83d; background: rgba(245, 184, 61, 0.14); animation: ab-flash 1s ease-in-out 2; }
+.ab-outline-label {
+  position: absolute; left: -2px; bottom: 100%; margin-bottom: 2px; white-space: nowrap;
+  font: 600 11px/1.5 var(--mono); padding: 0 5px; border-radius: 3px; background: var(--accent); color: #0b0d14;
+  max-width: 320px; overflow: hidden; text-overflow: ellipsis;
+}
+.ab-highlight .ab-outline-label { background: #f5b83d; }
+.ab-outline.ab-label-below .ab-outline-label { bottom: auto; top: 100%; margin: 2px 0 0; }
+
+@keyframes ab-pulse { 0%, 100% { opacity: 1; } 50% { opacity: 0.35; } }
+@keyframes ab-bounce { 0%, 80%, 100% { transform: translateY(0); opacity: 0.5; } 40% { transform: translateY(-3px); opacity: 1; } }
+@keyframes ab-flash { 0%, 100% { box-shadow: 0 0 0 0 rgba(245, 184, 61, 0); } 50% { box-shadow: 0 0 0 6px rgba(245, 184, 61, 0.3); } }
+@media (prefers-reduced-motion: reduce) {
+  .ab-root *, .ab-root *::before { animation: none !important; transition: none !important; }
+}
+`;

@@ -1,0 +1,70 @@
+import * as v from 'valibot';
+import { describeIssues } from '../../shared/errors.ts';
+import { LIMITS } from '../../shared/limits.ts';
+import { boundedAttributes, rectOf, selectorOf } from '../page/describe-element.ts';
+import { collapseWhitespace, truncateText } from '../page/truncate.ts';
+import { queryPage } from './query-page.ts';
+import { toolError, type ToolbarTool } from './tool-context.ts';
+
+export const QUERY_DEFAULT_LIMIT = 10;
+export const QUERY_MAX_LIMIT = 50;
+const TEXT_EXCERPT = 200;
+const ATTRIBUTE_VALUE_EXCERPT = 200;
+/** Attributes worth the agent's attention, in this order; others are left out of the summary. */
+const USEFUL_ATTRIBUTES = [
+  'id', 'class', 'name', 'type', 'role', 'href', 'src', 'alt', 'title', 'aria-label',
+  'placeholder', 'value', 'for', 'data-testid', 'disabled', 'hidden',
+];
+
+const InputSchema = v.object({
+  selector: v.pipe(v.string(), v.minLength(1, 'selector must not be empty'), v.maxLength(LIMITS.maxSelectorLength)),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(QUERY_MAX_LIMIT))),
+});
+
+function summarizeAttributes(el: Element): Record<string, string> {
+  const all = boundedAttributes(el);
+  const out: Record<string, string> = {};
+  for (const name of USEFUL_ATTRIBUTES) {
+    const value = all[name];
+    if (value !== undefined) out[name] = truncateText(value, ATTRIBUTE_VALUE_EXCERPT);
+  }
+  return out;
+}
+
+/** `query_selector`: how many elements match, and a bounded summary of the first few. */
+export const querySelectorTool: ToolbarTool = {
+  name: 'query_selector',
+  description:
+    'Runs a CSS selector on the page and returns how many elements match plus, for the first `limit` (default 10, max 50), tag, a unique selector, a text excerpt, key attributes and the on-screen rectangle.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      selector: { type: 'string', minLength: 1, maxLength: LIMITS.maxSelectorLength, description: 'A CSS selector' },
+      limit: { type: 'integer', minimum: 1, maximum: QUERY_MAX_LIMIT, default: QUERY_DEFAULT_LIMIT },
+    },
+    required: ['selector'],
+    additionalProperties: false,
+  },
+  run(input, ctx) {
+    const parsed = v.safeParse(InputSchema, input);
+    if (!parsed.success) return toolError(describeIssues(parsed.issues).message);
+    const { selector, limit = QUERY_DEFAULT_LIMIT } = parsed.output;
+    const found = queryPage(ctx, selector, limit);
+    if (!found.ok) return toolError(found.error);
+    return {
+      output: {
+        selector,
+        count: found.count,
+        shown: found.first.length,
+        matches: found.first.map((el, index) => ({
+          index,
+          tagName: el.localName || el.tagName.toLowerCase(),
+          selector: selectorOf(el),
+          text: truncateText(collapseWhitespace(el.textContent ?? ''), TEXT_EXCERPT),
+          attributes: summarizeAttributes(el),
+          rect: rectOf(el),
+        })),
+      },
+    };
+  },
+};

@@ -1,0 +1,44 @@
+/**
+ * A Preact hook over a zustand vanilla store: the component re-renders only when its selected
+ * slice changes (by `Object.is`, or the `equals` given), which keeps streaming re-renders local.
+ */
+import { useLayoutEffect, useReducer, useRef } from 'preact/hooks';
+import type { StoreApi } from 'zustand/vanilla';
+
+/**
+ * @example
+ * const draft = useStore(store, (s) => s.draft);
+ */
+export function useStore<S, T>(store: StoreApi<S>, selector: (state: S) => T, equals: (a: T, b: T) => boolean = Object.is): T {
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const selected = selector(store.getState());
+  const latest = useRef({ selector, equals, selected });
+  latest.current = { selector, equals, selected };
+
+  useLayoutEffect(() => {
+    const check = () => {
+      const { selector: select, equals: same, selected: shown } = latest.current;
+      if (!same(shown, select(store.getState()))) rerender(0);
+    };
+    // The store may have changed between this render and the subscription.
+    check();
+    return store.subscribe(check);
+  }, [store]);
+
+  return selected;
+}
+
+/** Equality for selectors returning small objects or arrays: same keys, `Object.is` values. */
+export function shallowEqual<T>(a: T, b: T): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) {
+    if (!Object.prototype.hasOwnProperty.call(b, k) || !Object.is((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) {
+      return false;
+    }
+  }
+  return true;
+}
