@@ -12,6 +12,7 @@ export interface ServeArgs {
 }
 
 export const USAGE = `Usage: agentbar serve [options]
+       agentbar chat [--data-dir <dir>]   (chat with the running server from this terminal)
 
 Starts the agent server with the demo agents and prints the demo page's address.
 

@@ -7,6 +7,10 @@ import { parseServeArgs, UsageError, USAGE } from './cli-args.ts';
 import { startServer } from './server.ts';
 
 export async function main(argv: string[]): Promise<void> {
+  if (argv[0] === 'chat') {
+    const { runTerminalChat } = await import('./terminal/run-terminal-chat.ts');
+    process.exit(await runTerminalChat(argv.slice(1)));
+  }
   let args;
   try {
     args = parseServeArgs(argv);

@@ -56,6 +56,8 @@ interface ActiveRun {
   lastPart: { type: 'text' | 'reasoning'; index: number } | null;
   calls: Map<string, OpenCall>;
   finished: boolean;
+  /** Whether this run has written any message yet. */
+  wroteAny: boolean;
 }
 
 function abortError(): Error {
@@ -116,6 +118,7 @@ export class RunManager {
       lastPart: null,
       calls: new Map(),
       finished: false,
+      wroteAny: false,
     };
     this.active = run;
     this.o.chats.pin(chatId);
@@ -167,7 +170,8 @@ export class RunManager {
       call.abort(abortError());
     }
     run.calls.clear();
-    if (status === 'failed' && run.messageIndex === null) this.openMessage(run);
+    // A failure, or a stop before the agent wrote anything, still shows as a message of its own.
+    if (run.messageIndex === null && (status === 'failed' || (status === 'stopped' && !run.wroteAny))) this.openMessage(run);
     if (run.messageIndex !== null) this.endMessage(run, status, error);
     this.active = null;
     this.o.store.change([{ op: 'replace', path: '/run', value: null }]);
@@ -187,6 +191,7 @@ export class RunManager {
       createdAt: this.now(),
     };
     const index = this.o.chats.addMessage(run.info.chatId, message);
+    run.wroteAny = true;
     run.messageIndex = index;
     run.messageId = message.id;
     run.parts = 0;

@@ -1,0 +1,78 @@
+import WebSocket from 'ws';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSyncClient, type SyncClient } from '../../shared/sync-client.ts';
+import { createWebSocketConnector } from '../../shared/transport.ts';
+import { createDemoAgents } from '../demo-agents.ts';
+import { useHarness } from '../test-server.ts';
+import { createTerminalChat } from './terminal-chat.ts';
+
+const h = useHarness();
+let clients: SyncClient[] = [];
+afterEach(() => {
+  for (const c of clients) c.close();
+  clients = [];
+});
+
+async function openTerminal(paceMs = 0) {
+  const server = await h.start({ agents: createDemoAgents({ paceMs }) });
+  const client = createSyncClient({ connect: createWebSocketConnector(`${server.url}?token=${server.token}`, WebSocket), client: { kind: 'cli' } });
+  clients.push(client);
+  let out = '';
+  const chat = createTerminalChat({ client, write: (s) => (out += s) });
+  client.start();
+  await expect.poll(() => client.getSnapshot().status).toBe('connected');
+  const idle = () => expect.poll(() => client.getSnapshot().state?.run ?? null).toBeNull();
+  return { server, client, chat, output: () => out, idle };
+}
+
+describe('terminal chat', () => {
+  it('starts a chat on the first message and prints the streamed reply once', async () => {
+    const t = await openTerminal();
+    await t.chat.handleLine('markdown');
+    await t.idle();
+    await expect.poll(t.output).toContain('demo/guide: Here is a small **TypeScript** helper');
+    expect(t.output().split('export function debounce').length).toBe(2);
+    expect(t.output()).toContain('you: markdown');
+  });
+
+  it('asks for approval and approves a tool call with /approve', async () => {
+    const t = await openTerminal();
+    await t.chat.handleLine('system');
+    await t.idle();
+    expect(t.output()).toContain('[tool system_info (cli)] done');
+    expect(t.output()).toContain('[tool result]');
+    await t.chat.handleLine('selection');
+    await expect.poll(t.output).toContain('needs your approval');
+    await t.chat.handleLine('/reject not now');
+    await t.idle();
+    expect(t.output()).toContain('[you rejected the tool call: not now]');
+    expect(t.output()).toContain('I will not read the page (not now)');
+  });
+
+  it('prints the agent’s reason when it rejects a request, and the failure of a run', async () => {
+    const t = await openTerminal(20);
+    await t.chat.handleLine('/new First');
+    await t.chat.handleLine('/new Second');
+    await t.chat.handleLine('long');
+    await expect.poll(t.output).toContain('demo/guide: A long answer');
+    await t.chat.handleLine('/switch 2');
+    await expect.poll(t.output).toMatch(/! The agent demo\/guide is working; press Stop before you switch chats \(rejected\)/);
+    await t.chat.handleLine('/stop');
+    await t.idle();
+    expect(t.output()).toContain('[stopped]');
+    await t.chat.handleLine('fail');
+    await t.idle();
+    expect(t.output()).toContain('[failed] Demo failure');
+  });
+
+  it('explains unknown commands and an unknown agent', async () => {
+    const t = await openTerminal();
+    await t.chat.handleLine('/frobnicate');
+    expect(t.output()).toContain('Unknown command /frobnicate');
+    await t.chat.handleLine('/agent nobody/here');
+    await t.chat.handleLine('hello');
+    await expect.poll(t.output).toContain('! Unknown agent: nobody/here (unknown_agent)');
+    await t.chat.handleLine('/chats');
+    expect(t.output()).toMatch(/1\. New chat {2}\(active\)/);
+  });
+});

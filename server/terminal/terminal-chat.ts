@@ -1,0 +1,158 @@
+/**
+ * The terminal chat: another client of the same protocol, built on the shared sync client.
+ * `handleLine` takes what the user typed; output goes through `write`.
+ */
+import type { SyncClient } from '../../shared/sync-client.ts';
+import type { ToolCallPart } from '../../shared/schemas.ts';
+import { createTranscriptPrinter } from './transcript-printer.ts';
+
+export const TERMINAL_HELP = `Commands:
+  /chats               list chats
+  /new [title]         start a chat
+  /switch <n>          switch to chat n of /chats
+  /rename <title>      rename the active chat
+  /delete <n>          delete chat n of /chats
+  /agents              list agents;  /agent <id> to address one
+  /approve             approve the tool call waiting for you
+  /reject [reason]     reject it
+  /stop                stop the agent
+  /quit                leave (the agent keeps your chats)
+Anything else is sent as a message.`;
+
+function pendingApproval(client: SyncClient): ToolCallPart | undefined {
+  const messages = client.getSnapshot().state?.active?.messages ?? [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant') continue;
+    for (const p of m.content) if (p.type === 'tool-call' && p.state === 'awaiting-approval') return p;
+  }
+  return undefined;
+}
+
+/**
+ * @example
+ * const chat = createTerminalChat({ client, write: (s) => process.stdout.write(s) });
+ * readline.on('line', (line) => chat.handleLine(line));
+ */
+export function createTerminalChat(options: { client: SyncClient; write: (text: string) => void; onQuit?: () => void }) {
+  const printer = createTranscriptPrinter(options.write);
+  const { client } = options;
+  const write = (text: string) => printer.note(text);
+  let agent: string | undefined;
+  let lastStatus = '';
+  let counter = 0;
+
+  const unsubscribe = client.subscribe(() => {
+    const view = client.getSnapshot();
+    if (view.status !== lastStatus) {
+      lastStatus = view.status;
+      if (view.status !== 'connected') write(`(${view.status}${view.error ? `: ${view.error.message}` : ''})`);
+    }
+    printer.update(view.state);
+  });
+  printer.update(client.getSnapshot().state);
+
+  const chatList = () => {
+    const state = client.getSnapshot().state;
+    return state ? Object.values(state.chats).sort((a, b) => b.updatedAt - a.updatedAt) : [];
+  };
+
+  async function run(line: string): Promise<void> {
+    const [command, ...rest] = line.trim().split(/\s+/);
+    const arg = rest.join(' ');
+    const state = client.getSnapshot().state;
+    const chatId = state?.activeChatId ?? null;
+    switch (command) {
+      case '/help':
+        write(`${TERMINAL_HELP}\n`);
+        return;
+      case '/quit':
+      case '/exit':
+        options.onQuit?.();
+        return;
+      case '/chats': {
+        const list = chatList();
+        write(list.length ? list.map((c, i) => `${i + 1}. ${c.title}${c.id === chatId ? '  (active)' : ''}  — ${c.messageCount} messages`).join('\n') + '\n' : 'No chats yet: /new\n');
+        return;
+      }
+      case '/new':
+        await client.request('chat.create', arg ? { title: arg } : {});
+        return;
+      case '/switch':
+      case '/delete': {
+        const chat = chatList()[Number(arg) - 1];
+        if (!chat) {
+          write(`No chat ${arg || '?'}: see /chats\n`);
+          return;
+        }
+        await client.request(command === '/switch' ? 'chat.switch' : 'chat.delete', { chatId: chat.id });
+        if (command === '/delete') write(`Deleted “${chat.title}”.\n`);
+        return;
+      }
+      case '/rename':
+        if (!chatId || !arg) {
+          write(chatId ? 'Usage: /rename <title>\n' : 'No active chat.\n');
+          return;
+        }
+        await client.request('chat.rename', { chatId, title: arg });
+        return;
+      case '/agents':
+        write(
+          (state?.agents ?? []).map((a) => `${a.id}${a.implemented ? '' : ' (not implemented)'}${a.id === agent ? '  (addressed)' : ''} — ${a.description}`).join('\n') + '\n',
+        );
+        return;
+      case '/agent':
+        agent = arg || undefined;
+        write(agent ? `Messages now go to ${agent}.\n` : 'Messages go to the chat’s agent.\n');
+        return;
+      case '/approve':
+      case '/reject': {
+        const call = chatId ? pendingApproval(client) : undefined;
+        if (!call || !chatId) {
+          write('No tool call is waiting for approval.\n');
+          return;
+        }
+        await client.request('tool.approve', {
+          chatId,
+          toolCallId: call.toolCallId,
+          approved: command === '/approve',
+          ...(command === '/reject' && arg ? { reason: arg } : {}),
+        });
+        return;
+      }
+      case '/stop': {
+        if (!chatId) return;
+        const { stopped } = await client.request('run.stop', { chatId });
+        if (!stopped) write('Nothing is running.\n');
+        return;
+      }
+    }
+    if (command?.startsWith('/')) {
+      write(`Unknown command ${command}: /help lists them\n`);
+      return;
+    }
+    if (!line.trim()) return;
+    let target = chatId;
+    if (!target) target = (await client.request('chat.create', {})).chatId;
+    await client.request('message.send', {
+      chatId: target,
+      content: [{ type: 'text', text: line }],
+      metadata: { source: 'cli', selectedElements: [] },
+      clientMessageId: `cli-${Date.now()}-${++counter}`,
+      ...(agent ? { agent } : {}),
+    });
+  }
+
+  return {
+    /** Runs one typed line; errors (an agent's rejection, busy, offline) are printed, never thrown. */
+    async handleLine(line: string): Promise<void> {
+      try {
+        await run(line);
+      } catch (error) {
+        const e = error as { code?: string; message?: string };
+        write(`! ${e.message ?? String(error)}${e.code ? ` (${e.code})` : ''}\n`);
+      }
+    },
+    dispose: unsubscribe,
+  };
+}
