@@ -2,6 +2,7 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defineAgent } from './agent.ts';
 import { TestClient, userMessage, type TestClientOptions } from './test-client.ts';
 import { echoAgent, expectRejected, settle, useHarness, type TestServer } from './test-server.ts';
 
@@ -109,15 +110,27 @@ describe('who may connect (HTTP 403 before the upgrade)', () => {
     await expectRefused(closed, { headers: { Origin: 'https://dev.example.test:3000' } }, /Origin/);
   });
 
-  it('never writes the token to the log', async () => {
-    const server = await h.start();
+  it('never writes the token to the log, nor into a refusal', async () => {
+    const failing = defineAgent({
+      id: 'test/failing',
+      description: 'Throws',
+      run: () => {
+        throw new Error('agent bug');
+      },
+    });
+    const server = await h.start({ agents: [echoAgent(), failing], limits: { maxBadFrames: 2 } });
     await expectRefused(server, { token: 'wrong-token-wrong-token' }, /token/);
     await expectRefused(server, { headers: { Origin: 'null' } }, /Origin/);
+    const refusal = await TestClient.connect(server, { token: server.token.slice(1) }).catch((e: { body: string }) => e);
+    expect((refusal as { body: string }).body).not.toContain(server.token);
     const client = await h.connect(server);
-    client.sendRaw('not json');
     const { chatId } = await client.ok('chat.create', {});
-    await client.ok('message.send', userMessage(chatId, 'hello'));
+    await client.ok('message.send', userMessage(chatId, 'hello', { agent: 'test/failing' }));
     await settle(server, client);
+    const rude = await h.connect(server);
+    rude.sendRaw('not json');
+    rude.sendRaw('still not json');
+    await rude.waitClosed();
     expect(server.logs.length).toBeGreaterThan(0);
     for (const line of server.logs) expect(line.message).not.toContain(server.token);
   });
@@ -187,7 +200,7 @@ describe('ids that try to leave the data directory', () => {
       await expectRejected(server, client, 'tool.result', { chatId: id, toolCallId: 'call_x', output: 1 }, notFound);
       await expectRejected(server, client, 'tool.approve', { chatId, toolCallId: id || 'x/../y', approved: true }, { code: 'not_found', path: 'toolCallId' });
       await expectRejected(server, client, 'tool.result', { chatId, toolCallId: id || 'x/../y', output: 1 }, { code: 'not_found', path: 'toolCallId' });
-      await expectRejected(server, client, 'message.send', userMessage(chatId, 'x', { agent: id || '../agent' }), { code: id ? 'unknown_agent' : 'invalid_message' });
+      await expectRejected(server, client, 'message.send', userMessage(chatId, 'x', { agent: id }), { code: id ? 'unknown_agent' : 'invalid_message', path: 'agent' });
     }
 
     await server.close();
