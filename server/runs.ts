@@ -58,7 +58,12 @@ interface ActiveRun {
   finished: boolean;
   /** Whether this run has written any message yet. */
   wroteAny: boolean;
+  /** Text and reasoning characters written by this run. */
+  chars: number;
 }
+
+/** The most text one run may stream (all its messages together). */
+export const MAX_REPLY_CHARS = 8_000_000;
 
 function abortError(): Error {
   const e = new Error('The run was stopped');
@@ -119,6 +124,7 @@ export class RunManager {
       calls: new Map(),
       finished: false,
       wroteAny: false,
+      chars: 0,
     };
     this.active = run;
     this.o.chats.pin(chatId);
@@ -228,6 +234,9 @@ export class RunManager {
   private appendText(run: ActiveRun, type: 'text' | 'reasoning', chunk: string): void {
     this.assertLive(run);
     if (chunk === '') return;
+    // Clients must hold the whole active chat in one snapshot: one reply may not grow without end.
+    run.chars += chunk.length;
+    if (run.chars > MAX_REPLY_CHARS) throw new Error(`The reply is over ${MAX_REPLY_CHARS.toLocaleString('en')} characters; the agent was stopped`);
     if (run.messageIndex !== null && run.lastPart?.type === type) {
       this.o.chats.edit(run.info.chatId, [
         { op: 'append', path: `/${run.messageIndex}/content/${run.lastPart.index}/text`, value: chunk },

@@ -2,6 +2,7 @@ import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { AssistantMessage, Message, UserMessage } from '../shared/schemas.ts';
 import { ToolDeniedError, defineAgent, type AgentDefinition } from './agent.ts';
+import { MAX_REPLY_CHARS } from './runs.ts';
 import { userMessage } from './test-client.ts';
 import {
   Gate,
@@ -49,7 +50,27 @@ const stringThrower = defineAgent({
   },
 });
 
+const flood = defineAgent({
+  id: 'test/flood',
+  description: 'Streams more than one reply may hold',
+  async run(ctx) {
+    await ctx.reply.text('start ');
+    await ctx.reply.text('x'.repeat(MAX_REPLY_CHARS));
+  },
+});
+
 describe('an agent that fails', () => {
+  it('stops a reply that grows past the limit, before the text reaches any client', async () => {
+    const server = await h.start({ agents: [flood] });
+    const client = await h.connect(server);
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    await settle(server, client);
+    const failed = lastMessage(client.state) as AssistantMessage;
+    expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining('the agent was stopped') });
+    expect(textOf(failed)).toBe('start ');
+  });
+
   it('ends its message failed with the error text, ends the run, and the server keeps serving', async () => {
     const server = await h.start({ agents: [echoAgent(), thrower] });
     const client = await h.connect(server);
