@@ -3,7 +3,7 @@
  * snapshot. Bounded in frames and in bytes (PROTOCOL §2); the oldest go first.
  */
 export class ReplayBuffer {
-  private frames: { rev: number; frame: string }[] = [];
+  private frames: { rev: number; frame: string; bytes: number }[] = [];
   private head = 0;
   private bytes = 0;
 
@@ -13,10 +13,11 @@ export class ReplayBuffer {
   ) {}
 
   push(rev: number, frame: string): void {
-    this.frames.push({ rev, frame });
-    this.bytes += frame.length;
+    const bytes = Buffer.byteLength(frame, 'utf8');
+    this.frames.push({ rev, frame, bytes });
+    this.bytes += bytes;
     while (this.frames.length - this.head > this.maxFrames || (this.bytes > this.maxBytes && this.frames.length - this.head > 1)) {
-      this.bytes -= this.frames[this.head]!.frame.length;
+      this.bytes -= this.frames[this.head]!.bytes;
       this.head++;
     }
     // Compact now and then so the array does not grow with the dropped prefix.
