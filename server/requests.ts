@@ -22,6 +22,8 @@ export interface RequestContext {
   chats: ChatManager;
   runs: RunManager;
   agents: AgentRegistry;
+  /** Resolves once every change recorded so far is on disk. */
+  persisted: () => Promise<void>;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
   now?: () => number;
 }
@@ -197,6 +199,21 @@ export async function handleRequest(
   client: RequestClient,
   assignedClient: (toolCallId: string) => string | null | undefined,
 ): Promise<unknown> {
+  const value = await runRequest(ctx, req, client, assignedClient);
+  // An ok for a change the user made means it is on disk: a crash right after cannot undo it.
+  if (DURABLE_REQUESTS.has(req.type)) await ctx.persisted();
+  return value;
+}
+
+/** Requests whose ok waits for their change to be written (one disk sync; streaming is not slowed). */
+const DURABLE_REQUESTS = new Set<Request['type']>(['chat.create', 'chat.rename', 'chat.delete', 'message.send', 'tool.approve', 'tool.result']);
+
+function runRequest(
+  ctx: RequestContext,
+  req: Request,
+  client: RequestClient,
+  assignedClient: (toolCallId: string) => string | null | undefined,
+): Promise<unknown> | unknown {
   switch (req.type) {
     case 'chat.create':
       return createChat(ctx, req);

@@ -178,7 +178,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
 
   const dispatcher = new ToolDispatcher(options.tools);
   const runs = new RunManager({ store, chats, dispatcher, agentState, log });
-  const ctx: RequestContext = { store, chats, runs, agents: registry, log };
+  const ctx: RequestContext = { store, chats, runs, agents: registry, log, persisted: () => repo.flush() };
 
   let port = 0;
   const policy = { port: () => port, token, allowOrigins: options.allowOrigins ?? [] };

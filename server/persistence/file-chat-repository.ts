@@ -282,6 +282,9 @@ export function createFileChatRepository(options: FileChatRepositoryOptions): Fi
     // Serialized now, in this tick: changes recorded while the file is written are relative to
     // exactly this snapshot and go to the journal of the new generation.
     const text = encodeChatFile(info, messages, gen);
+    // `info` is the server's live object: a rename during the write must not pass for written.
+    const writtenInfo = JSON.stringify(info);
+    const writtenInfoKey = infoKey(info);
     const taken = fromMemory ? state.pending.take() : '';
     try {
       await writeFileAtomic(state.paths.chat, text, counters);
@@ -294,8 +297,8 @@ export function createFileChatRepository(options: FileChatRepositoryOptions): Fi
     state.gen = gen;
     state.fileBytes = byteLength(text);
     state.forceCompact = false;
-    state.writtenInfo = JSON.stringify(info);
-    state.writtenInfoKey = infoKey(info);
+    state.writtenInfo = writtenInfo;
+    state.writtenInfoKey = writtenInfoKey;
     if (!fromMemory) return;
     try {
       // Its lines are of the old generation now; if this unlink is lost in a crash they are ignored.
