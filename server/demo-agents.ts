@@ -81,6 +81,10 @@ function summarizeElements(output: unknown): string {
   return `You selected ${list.length} element${list.length === 1 ? '' : 's'}:\n\n${lines.join('\n')}`;
 }
 
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 export interface DemoAgentOptions {
   /** Milliseconds between streamed pieces; 0 streams at once (tests). Default 18. */
   paceMs?: number;
@@ -187,7 +191,7 @@ export function createDemoAgents(options: DemoAgentOptions = {}): AgentDefinitio
       const first = ctx.messages.find((m) => m.role === 'user' && m.content.some((p) => p.type === 'text'));
       const firstText = first && first.role === 'user' ? (first.content.find((p) => p.type === 'text') as { text: string } | undefined)?.text : undefined;
       const summary = [
-        `This chat has **${ctx.messages.length} messages**: ${counts.user} from you, ${counts.assistant} from agents, ${counts.tool} tool results.`,
+        `This chat has **${plural(ctx.messages.length, 'message')}**: ${counts.user} from you, ${plural(counts.assistant, 'reply', 'replies')} from agents, ${plural(counts.tool, 'tool result')}.`,
         agents.size ? `Agents that answered: ${[...agents].map((a) => `\`${a}\``).join(', ')}.` : 'No agent has answered yet.',
         firstText ? `It started with: “${firstText.slice(0, 120)}”.` : '',
       ]

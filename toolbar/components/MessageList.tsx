@@ -7,11 +7,23 @@ import { MessageView } from './MessageView.tsx';
 /** Within this many px of the bottom the list counts as "at the end" and follows new text. */
 const STICK_THRESHOLD = 48;
 
+/** True when a tool call near the end of the chat waits for the user (a look at the last few messages only). */
+function selectAwaitingApproval(s: Parameters<typeof selectMessages>[0]): boolean {
+  const messages = selectMessages(s);
+  for (let i = messages.length - 1; i >= Math.max(0, messages.length - 6); i--) {
+    const m = messages[i]!;
+    if (m.role === 'assistant' && m.content.some((p) => p.type === 'tool-call' && p.state === 'awaiting-approval')) return true;
+  }
+  return false;
+}
+
 function WorkingIndicator() {
   const run = useToolbar((s) => s.sync.state?.run ?? null);
   const activeChatId = useToolbar(selectActiveChatId);
+  const awaiting = useToolbar(selectAwaitingApproval);
   // Between steps (messageId null) nothing streams: say the agent is still busy.
   if (!run || run.chatId !== activeChatId || run.messageId !== null) return null;
+  if (awaiting) return <div class="ab-working">{run.agent} is waiting for your approval</div>;
   return (
     <div class="ab-working">
       <span class="ab-typing" aria-hidden="true">
@@ -35,17 +47,37 @@ export function MessageList() {
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  /** Where the list last scrolled itself to the end. */
+  const autoTop = useRef<number | null>(null);
   const [detached, setDetached] = useState(false);
 
   const scrollToEnd = () => {
     const el = scroller.current;
-    if (el) el.scrollTop = el.scrollHeight;
+    if (!el) return;
+    el.scrollTop = el.scrollHeight;
+    autoTop.current = el.scrollTop;
+  };
+
+  // Any move up from where the list put itself, even a few px: a smooth (keyboard) scroll starts
+  // small, and its scroll event can come after the next streamed patch, which must not undo it.
+  const movedUp = (el: HTMLElement) =>
+    autoTop.current !== null && el.scrollTop < autoTop.current - 1 && el.scrollHeight - el.scrollTop - el.clientHeight > 1;
+
+  const follow = () => {
+    const el = scroller.current;
+    if (!el || !stick.current) return;
+    if (movedUp(el)) {
+      stick.current = false;
+      setDetached(true);
+    } else scrollToEnd();
   };
 
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
-    const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD;
+    const atEnd = stick.current ? !movedUp(el) : el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD;
+    // Back near the end: follow from here on.
+    if (atEnd && !stick.current) autoTop.current = el.scrollTop;
     stick.current = atEnd;
     if (detached === atEnd) setDetached(!atEnd);
   };
@@ -57,17 +89,13 @@ export function MessageList() {
     scrollToEnd();
   }, [chatId]);
 
-  useLayoutEffect(() => {
-    if (stick.current) scrollToEnd();
-  }, [messages]);
+  useLayoutEffect(follow, [messages]);
 
   // Content also grows without a new render: images decoding, details opening, fonts loading.
   useEffect(() => {
     const target = inner.current;
     if (!target || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => {
-      if (stick.current) scrollToEnd();
-    });
+    const observer = new ResizeObserver(follow);
     observer.observe(target);
     return () => observer.disconnect();
   }, []);

@@ -1,0 +1,73 @@
+/**
+ * Attachments: an image pasted into the composer, files from the file input and the Attach button;
+ * chips before sending, an image preview and download links in the sent message.
+ */
+import { expect, snap, test } from './fixtures.ts';
+import { makePng } from './png.ts';
+import { readUserMessages } from './wire-client.ts';
+
+const PNG = makePng(48, 32, (x, y) => [40 + x * 4, 90 + y * 4, 220]);
+
+test('attaches a pasted image and chosen files, and shows them in the sent message', async ({ toolbar, page, server }, testInfo) => {
+  await toolbar.start();
+  await toolbar.newChat();
+
+  // Paste: a ClipboardEvent holding a File, dispatched on the composer inside the shadow root.
+  const pasteAccepted = await page.evaluate(async (base64) => {
+    const textarea = document.querySelector('agentbar-toolbar')!.shadowRoot!.querySelector('textarea')!;
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([bytes], 'screenshot.png', { type: 'image/png' }));
+    const event = new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true, composed: true });
+    return textarea.dispatchEvent(event);
+  }, PNG.toString('base64'));
+  // A pasted file (without text) is taken by the toolbar, not pasted as text.
+  expect(pasteAccepted).toBe(false);
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove screenshot.png' })).toBeVisible();
+  await expect(toolbar.composer).toHaveValue('');
+
+  // The hidden file input, found inside the shadow root.
+  await page.locator('agentbar-toolbar input[type="file"]').setInputFiles({
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('Remember the footer spacing.\n'),
+  });
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove notes.txt' })).toBeVisible();
+
+  // The Attach files button opens the same input as a file chooser.
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), toolbar.attachButton.click()]);
+  expect(chooser.isMultiple()).toBe(true);
+  await chooser.setFiles([
+    { name: 'data.json', mimeType: 'application/json', buffer: Buffer.from('{"orders":4}') },
+    { name: 'unwanted.txt', mimeType: 'text/plain', buffer: Buffer.from('no') },
+  ]);
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove data.json' })).toBeVisible();
+  await toolbar.panel.getByRole('button', { name: 'Remove unwanted.txt' }).click();
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove unwanted.txt' })).toHaveCount(0);
+  await toolbar.composer.fill('here are my files');
+  await snap(page, testInfo, 'attachments-chips');
+
+  await toolbar.sendButton.click();
+  const sent = toolbar.userMessages.first();
+  await expect(sent.locator('.ab-bubble')).toHaveText('here are my files');
+  const image = sent.getByRole('img', { name: 'Attached image' });
+  await expect(image).toBeVisible();
+  await expect(image).toHaveAttribute('src', `data:image/png;base64,${PNG.toString('base64')}`);
+  await expect(image).toHaveJSProperty('naturalWidth', 48);
+  await expect(sent.getByRole('link', { name: 'Download notes.txt' })).toHaveAttribute('href', /^data:text\/plain;base64,/);
+  await expect(sent.getByRole('link', { name: 'Download data.json' })).toBeVisible();
+  // Sent attachments leave the composer.
+  await expect(toolbar.panel.locator('.ab-composer .ab-chip')).toHaveCount(0);
+
+  await sent.getByRole('button', { name: 'Enlarge attached image' }).click();
+  await expect(sent.getByRole('button', { name: 'Shrink attached image' })).toHaveAttribute('aria-expanded', 'true');
+  await snap(page, testInfo, 'attachments-sent');
+
+  const [message] = await readUserMessages(server);
+  expect(message!.content).toEqual([
+    { type: 'text', text: 'here are my files' },
+    { type: 'image', image: `data:image/png;base64,${PNG.toString('base64')}`, mimeType: 'image/png' },
+    { type: 'file', data: `data:text/plain;base64,${Buffer.from('Remember the footer spacing.\n').toString('base64')}`, filename: 'notes.txt', mimeType: 'text/plain' },
+    { type: 'file', data: `data:application/json;base64,${Buffer.from('{"orders":4}').toString('base64')}`, filename: 'data.json', mimeType: 'application/json' },
+  ]);
+});

@@ -1,0 +1,108 @@
+/**
+ * Chats from the toolbar: create, switch, rename, delete (after a confirmation), and the agent's
+ * refusals shown with its reason.
+ */
+import { expect, snap, test } from './fixtures.ts';
+import { readState } from './wire-client.ts';
+
+test.beforeEach(async ({ toolbar }) => {
+  await toolbar.start();
+});
+
+test('creates, switches, renames and deletes chats; deleting asks first', async ({ toolbar, page, server }, testInfo) => {
+  await toolbar.newChat();
+  await toolbar.send('alpha help');
+  await expect(toolbar.activeChat).toHaveText('alpha help');
+  await expect(toolbar.doneReplies()).toHaveCount(1);
+
+  await toolbar.newChat();
+  await toolbar.send('beta help');
+  await expect(toolbar.activeChat).toHaveText('beta help');
+  await expect(toolbar.userMessages).toHaveText(['beta help']);
+  await expect(toolbar.doneReplies()).toHaveCount(1);
+
+  // Switch back: the other chat's messages show.
+  await toolbar.chat('alpha help').click();
+  await expect(toolbar.activeChat).toHaveText('alpha help');
+  await expect(toolbar.userMessages).toHaveText(['alpha help']);
+  await snap(page, testInfo, 'chats-switched');
+
+  // Rename, cancelled: nothing changes.
+  await toolbar.chats.getByRole('button', { name: 'Rename chat' }).click();
+  await toolbar.chats.getByRole('textbox', { name: 'Chat title' }).fill('Not this');
+  await toolbar.chats.getByRole('button', { name: 'Cancel rename' }).click();
+  await expect(toolbar.activeChat).toHaveText('alpha help');
+
+  // Rename, saved.
+  await toolbar.chats.getByRole('button', { name: 'Rename chat' }).click();
+  const title = toolbar.chats.getByRole('textbox', { name: 'Chat title' });
+  await expect(title).toHaveValue('alpha help');
+  await title.fill('Checkout redesign');
+  await snap(page, testInfo, 'chats-renaming');
+  await toolbar.chats.getByRole('button', { name: 'Save title' }).click();
+  await expect(toolbar.activeChat).toHaveText('Checkout redesign');
+  await expect(toolbar.chat('alpha help')).toHaveCount(0);
+
+  // Delete, cancelled.
+  await toolbar.chats.getByRole('button', { name: 'Delete chat' }).click();
+  const dialog = toolbar.panel.getByRole('dialog', { name: 'Delete chat?' });
+  await expect(dialog).toContainText('“Checkout redesign” and its 2 messages will be deleted for good.');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await snap(page, testInfo, 'chats-delete-dialog');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toolbar.chat('Checkout redesign')).toBeVisible();
+
+  // Delete, confirmed: gone, and no chat is active.
+  await toolbar.chats.getByRole('button', { name: 'Delete chat' }).click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(toolbar.chat('Checkout redesign')).toHaveCount(0);
+  await expect(toolbar.activeChat).toHaveCount(0);
+  await expect(toolbar.log).toContainText('No chat selected');
+  await expect(toolbar.chat('beta help')).toBeVisible();
+
+  // The server agrees.
+  const state = await readState(server);
+  const titles = Object.values(state.chats).map((c) => c.title);
+  expect(titles).toContain('beta help');
+  expect(titles).not.toContain('Checkout redesign');
+  expect(state.activeChatId).toBeNull();
+
+  // With no active chat, the first message starts a new one.
+  await toolbar.send('gamma help');
+  await expect(toolbar.activeChat).toHaveText('gamma help');
+  await expect(toolbar.doneReplies()).toHaveCount(1);
+});
+
+test('refuses to switch or delete chats while the agent works, and shows its reason', async ({ toolbar, page }, testInfo) => {
+  await toolbar.newChat();
+  await toolbar.send('quiet help');
+  await expect(toolbar.doneReplies()).toHaveCount(1);
+
+  await toolbar.newChat();
+  await toolbar.send('busy long');
+  const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
+  await expect(streaming).toContainText('Step 1 of a long plan');
+
+  await toolbar.chat('quiet help').click();
+  await expect(toolbar.alert).toHaveText('The agent demo/guide is working; press Stop before you switch chats');
+  await expect(toolbar.activeChat).toHaveText('busy long');
+  await expect(toolbar.userMessages).toHaveText(['busy long']);
+  await expect(streaming).toBeVisible();
+  await snap(page, testInfo, 'chats-switch-rejected');
+
+  await toolbar.panel.getByRole('button', { name: 'Dismiss alert' }).click();
+  await expect(toolbar.alert).toBeHidden();
+  await toolbar.chats.getByRole('button', { name: 'Delete chat' }).click();
+  await toolbar.panel.getByRole('dialog', { name: 'Delete chat?' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(toolbar.alert).toHaveText('The agent demo/guide is working; press Stop before you delete a chat');
+  await expect(toolbar.activeChat).toHaveText('busy long');
+
+  // Once stopped, the same switch goes through.
+  await toolbar.stopButton.click();
+  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, stopped' })).toBeVisible();
+  await toolbar.chat('quiet help').click();
+  await expect(toolbar.activeChat).toHaveText('quiet help');
+  await expect(toolbar.alert).toBeHidden();
+  await expect(toolbar.userMessages).toHaveText(['quiet help']);
+});

@@ -1,0 +1,164 @@
+/**
+ * A conversation with the demo agents through the toolbar: every part type the toolbar renders,
+ * tool approvals, failures, Stop, and choosing the agent.
+ */
+import { readFile } from 'node:fs/promises';
+import { expect, snap, test } from './fixtures.ts';
+
+test.beforeEach(async ({ toolbar }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+});
+
+test('renders streamed markdown with a code block, once', async ({ toolbar, page }, testInfo) => {
+  await toolbar.send('show me markdown');
+  await expect(toolbar.userMessages).toHaveText(['show me markdown']);
+  // A chat created without a title takes it from its first message.
+  await expect(toolbar.activeChat).toHaveText('show me markdown');
+
+  const reply = toolbar.doneReplies().last();
+  await expect(reply).toBeVisible();
+  await expect(reply.locator('strong')).toHaveText('TypeScript');
+  await expect(reply.locator('.ab-code-head')).toContainText('ts');
+  await expect(reply.locator('pre code')).toContainText('export function debounce<T extends unknown[]>');
+  await expect(reply.locator('pre code')).toContainText('timer = setTimeout(() => fn(...args), ms);');
+  await expect(reply.getByRole('listitem')).toHaveText(['It keeps only the last call within ms.', 'Use it for search boxes and resize handlers.']);
+  await expect(reply.locator('blockquote')).toContainText('Tip: pass { leading: true } variants');
+  await expect(reply.getByRole('button', { name: 'Copy code' })).toBeVisible();
+  // Every streamed piece landed exactly once.
+  const text = (await reply.textContent()) ?? '';
+  expect(text.split('Here is a small').length - 1).toBe(1);
+  expect(text.split('export function debounce').length - 1).toBe(1);
+  await snap(page, testInfo, 'markdown-reply');
+});
+
+test('shows reasoning collapsed, and expands it on click', async ({ toolbar, page }, testInfo) => {
+  await toolbar.send('think first');
+  const reply = toolbar.doneReplies().last();
+  await expect(reply).toContainText('Done thinking: reasoning parts are shown collapsed above this answer.');
+  const reasoning = reply.locator('details.ab-reasoning');
+  const thought = reasoning.getByText('The user wants to see reasoning.');
+  await expect(reasoning.locator('summary')).toHaveText('Reasoning');
+  await expect(thought).toBeHidden();
+  await snap(page, testInfo, 'reasoning-collapsed');
+
+  await reasoning.locator('summary').click();
+  await expect(thought).toBeVisible();
+  await expect(reasoning).toHaveJSProperty('open', true);
+  await snap(page, testInfo, 'reasoning-expanded');
+});
+
+test('offers a file part as a download link that downloads the file', async ({ toolbar, page }, testInfo) => {
+  await toolbar.send('give me a file');
+  const reply = toolbar.doneReplies().last();
+  await expect(reply).toContainText('Here is the orders table as a CSV file:');
+  const link = reply.getByRole('link', { name: 'Download orders.csv' });
+  await expect(link).toBeVisible();
+  await expect(link).toHaveAttribute('download', 'orders.csv');
+  await expect(link).toHaveAttribute('href', /^data:text\/csv;base64,/);
+  await snap(page, testInfo, 'file-reply');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  expect(download.suggestedFilename()).toBe('orders.csv');
+  const body = await readFile(await download.path(), 'utf8');
+  expect(body).toContain('order,customer,total,status\n10421,Ada Lovelace,320.00,paid');
+});
+
+test('shows backend and cli tool calls as cards with their state and result', async ({ toolbar, page }, testInfo) => {
+  await toolbar.send('search the docs');
+  const docs = toolbar.doneReplies().last();
+  await expect(docs).toContainText('Found it: see Protocol §3 on state and diffs.');
+  const call = docs.getByRole('group', { name: 'Tool call search_docs' });
+  await expect(call).toContainText('backend');
+  await expect(call.locator('.ab-s-done')).toHaveText('done');
+  const result = docs.getByRole('group', { name: 'Tool result search_docs' });
+  await expect(result).toContainText('ok');
+  await result.locator('summary').click();
+  await expect(result.getByLabel('Output of search_docs')).toContainText('Protocol §3: State and diffs');
+
+  await toolbar.send('system info');
+  const cliCall = toolbar.log.getByRole('group', { name: 'Tool call system_info' });
+  await expect(cliCall).toContainText('cli');
+  await expect(cliCall.locator('.ab-s-done')).toHaveText('done');
+  // A cli tool's result is its own tool message, between the call and the agent's answer.
+  const toolMessage = toolbar.log.getByRole('article', { name: 'Tool results' });
+  await expect(toolMessage.getByRole('group', { name: 'Tool result system_info' })).toContainText('ok');
+  await expect(toolbar.doneReplies().last()).toContainText(`The agent runs on ${process.platform} with Node ${process.version}`);
+  await snap(page, testInfo, 'tool-cards');
+});
+
+test('asks approval for a toolbar tool: Approve runs it, Reject sends the reason', async ({ toolbar, page }, testInfo) => {
+  await toolbar.send('read my selection');
+  const card = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' });
+  await expect(card).toContainText('toolbar');
+  await expect(card.locator('.ab-s-awaiting-approval')).toHaveText('awaiting approval');
+  await expect(card.getByRole('button', { name: 'Approve' })).toBeVisible();
+  await snap(page, testInfo, 'approval-awaiting');
+
+  await card.getByRole('button', { name: 'Approve' }).click();
+  await expect(card.locator('.ab-s-done')).toHaveText('done');
+  await expect(card.getByRole('button', { name: 'Approve' })).toBeHidden();
+  await expect(toolbar.userMessages.last()).toHaveText('Approved the tool call');
+  await expect(toolbar.doneReplies().last()).toContainText('No elements are selected. Press Pick elements');
+
+  await toolbar.send('read my selection again');
+  const second = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' }).last();
+  await expect(second.getByRole('button', { name: 'Reject' })).toBeVisible();
+  await second.getByRole('textbox', { name: 'Reason' }).fill('not on this page');
+  await second.getByRole('button', { name: 'Reject' }).click();
+  await expect(second.locator('.ab-s-denied')).toHaveText('rejected');
+  await expect(toolbar.userMessages.last()).toHaveText('Rejected the tool call: not on this page');
+  await expect(toolbar.doneReplies().last()).toContainText('Understood, I will not read the page (not on this page).');
+  await snap(page, testInfo, 'approval-rejected');
+});
+
+test('shows a failing agent as a failed message with its error, and keeps serving', async ({ toolbar, page }, testInfo) => {
+  await toolbar.send('fail now');
+  const failed = toolbar.log.getByRole('article', { name: 'demo/guide, failed' });
+  await expect(failed).toContainText('Let me try something risky…');
+  await expect(failed.locator('.ab-state')).toHaveText('failed');
+  await expect(failed.getByRole('note')).toHaveText('Failed: Demo failure: the agent threw on purpose, and the server kept serving.');
+  await snap(page, testInfo, 'failed-reply');
+
+  await toolbar.send('help');
+  await expect(toolbar.doneReplies().last().getByRole('table')).toContainText('a long reply, to try Stop');
+});
+
+test('Stop ends a long streaming reply as stopped', async ({ toolbar, page }, testInfo) => {
+  await toolbar.send('something long');
+  const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
+  await expect(streaming).toContainText('writing…');
+  await expect(streaming).toContainText('Step 2 of a long plan');
+  await snap(page, testInfo, 'long-streaming');
+
+  await toolbar.stopButton.click();
+  const stopped = toolbar.log.getByRole('article', { name: 'demo/guide, stopped' });
+  await expect(stopped).toContainText('Stopped before the answer was complete.');
+  await expect(stopped.locator('.ab-state')).toHaveText('stopped');
+  await expect(toolbar.stopButton).toBeHidden();
+  await expect(stopped).not.toContainText('Step 40 of a long plan');
+  await snap(page, testInfo, 'long-stopped');
+});
+
+test('lists every agent: the unimplemented one is disabled, another one answers by name', async ({ toolbar, page }, testInfo) => {
+  await expect(toolbar.agentSelect).toHaveValue('demo/guide');
+  const options = toolbar.agentSelect.locator('option');
+  await expect(options).toHaveText(['demo/guide', 'demo/historian', 'demo/planner (not implemented)']);
+  await expect(options.nth(2)).toBeDisabled();
+  await expect(options.nth(1)).toBeEnabled();
+
+  await toolbar.send('help me');
+  await expect(toolbar.doneReplies('demo/guide')).toHaveCount(1);
+
+  await toolbar.agentSelect.selectOption('demo/historian');
+  await expect(toolbar.agentSelect).toHaveValue('demo/historian');
+  await toolbar.send('summarize this chat');
+  const summary = toolbar.doneReplies('demo/historian');
+  await expect(summary).toHaveCount(1);
+  await expect(summary.locator('.ab-agent')).toHaveText('demo/historian');
+  // It read the whole shared history, the guide's turn included.
+  await expect(summary).toContainText('This chat has 3 messages: 2 from you, 1 reply from agents, 0 tool results.');
+  await expect(summary).toContainText('Agents that answered: demo/guide.');
+  await expect(summary).toContainText('It started with: “help me”.');
+  await snap(page, testInfo, 'historian-reply');
+});

@@ -1,0 +1,86 @@
+/**
+ * Picking page elements: while picking, clicks select elements (the page never sees them), chips
+ * list them, Esc ends; the next message carries their descriptions to the server and the agent.
+ */
+import { expect, snap, test } from './fixtures.ts';
+import { readUserMessages } from './wire-client.ts';
+
+test('picks page elements, shows them as chips, and sends them with the message', async ({ toolbar, page, server }, testInfo) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  // Count the clicks the page's own elements get (clicks in the toolbar reach the page retargeted
+  // to its host element; those are not counted).
+  await page.evaluate(() => {
+    const w = window as unknown as { pageClicks: number };
+    w.pageClicks = 0;
+    document.addEventListener('click', (e) => {
+      if ((e.target as Element).localName !== 'agentbar-toolbar') w.pageClicks++;
+    });
+  });
+  const pageClicks = () => page.evaluate(() => (window as unknown as { pageClicks: number }).pageClicks);
+
+  await expect(toolbar.pickButton).toHaveAttribute('aria-pressed', 'false');
+  await toolbar.pickButton.click();
+  await expect(toolbar.pickButton).toHaveAttribute('aria-pressed', 'true');
+  await expect(toolbar.panel).toContainText('Click elements on the page to select them. Esc to finish.');
+
+  await page.locator('#page-title').click();
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove h1#page-title' })).toBeVisible();
+  await page.getByRole('cell', { name: 'Ada Lovelace' }).click();
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove td', exact: true })).toBeVisible();
+  await page.getByRole('cell', { name: '#10420' }).hover();
+  // Outlines over the picked elements and the hovered one, drawn inside the toolbar.
+  await expect(page.locator('agentbar-toolbar .ab-outline.ab-picked')).toHaveCount(2);
+  await expect(page.locator('agentbar-toolbar .ab-outline.ab-hover')).toContainText('td');
+  await snap(page, testInfo, 'picking');
+  expect(await pageClicks()).toBe(0);
+
+  await page.keyboard.press('Escape');
+  await expect(toolbar.pickButton).toHaveAttribute('aria-pressed', 'false');
+  await expect(page.locator('agentbar-toolbar .ab-outline')).toHaveCount(0);
+  // No longer picking: a click is the page's again and picks nothing.
+  await page.locator('#page-title').click();
+  await expect.poll(pageClicks).toBe(1);
+  await expect(toolbar.panel.locator('.ab-composer .ab-chip.ab-el')).toHaveCount(2);
+
+  await toolbar.send('what is in my selection?');
+  const sent = toolbar.userMessages.first();
+  await expect(sent.getByLabel('Selected elements')).toHaveText(/h1#page-title\s*td/);
+
+  // The server got the descriptions, and the browser context, in the message metadata.
+  const [message] = await readUserMessages(server);
+  expect(message!.content).toEqual([{ type: 'text', text: 'what is in my selection?' }]);
+  const { metadata } = message!;
+  expect(metadata.source).toBe('toolbar');
+  expect(metadata.browser).toMatchObject({ url: `${server.httpUrl}/`, title: 'Acme Orders — agentbar demo', viewport: { width: 1280, height: 720 } });
+  expect(metadata.selectedElements).toHaveLength(2);
+  expect(metadata.selectedElements[0]).toMatchObject({
+    tagName: 'h1',
+    selector: '#page-title',
+    xpath: '/html/body/main/h1',
+    attributes: { id: 'page-title' },
+    textContent: 'Orders',
+    parent: { tagName: 'main' },
+  });
+  expect(metadata.selectedElements[0]!.boundingClientRect.width).toBeGreaterThan(0);
+  expect(metadata.selectedElements[1]).toMatchObject({
+    tagName: 'td',
+    selector: '#orders > tbody > tr:nth-of-type(1) > td:nth-of-type(2)',
+    textContent: 'Ada Lovelace',
+  });
+
+  // The agent's toolbar tool reads the same elements once allowed.
+  const card = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' });
+  await card.getByRole('button', { name: 'Approve' }).click();
+  const answer = toolbar.doneReplies().last();
+  await expect(answer).toContainText('You selected 2 elements:');
+  await expect(answer.getByRole('listitem')).toHaveText([
+    '#page-title — “Orders”',
+    '#orders > tbody > tr:nth-of-type(1) > td:nth-of-type(2) — “Ada Lovelace”',
+  ]);
+  await snap(page, testInfo, 'picking-answer');
+
+  // A chip can be removed; the element is then no longer sent.
+  await toolbar.panel.getByRole('button', { name: 'Remove td', exact: true }).click();
+  await expect(toolbar.panel.locator('.ab-composer .ab-chip.ab-el')).toHaveCount(1);
+});

@@ -1,0 +1,41 @@
+/**
+ * The message list follows a streaming reply while the developer is at the end, stays where they
+ * scroll to (by keyboard too), and "Scroll to latest" brings them back.
+ */
+import { expect, test } from './fixtures.ts';
+
+// Slow enough that the reply is still streaming through every step below, even on a busy machine.
+test.use({ paceMs: 10 });
+
+test('follows a streaming reply until scrolled up, then offers a way back', async ({ toolbar, page }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  await toolbar.send('long, to scroll');
+  const reply = toolbar.replies().last();
+  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, streaming' })).toContainText('Step 8 of a long plan');
+  const distanceFromEnd = () => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  const scrollTop = () => toolbar.log.evaluate((el) => el.scrollTop);
+  // At the end, the list keeps up with the text.
+  await expect.poll(distanceFromEnd).toBeLessThan(2);
+
+  // Scrolling up from the keyboard (a smooth scroll in Chromium) while text keeps coming.
+  await toolbar.log.focus();
+  await page.keyboard.press('Home');
+  const latest = toolbar.panel.getByRole('button', { name: 'Scroll to latest' });
+  await expect(latest).toBeVisible();
+  // (Chromium may end a smooth scroll a few px short when the content grows meanwhile.)
+  await expect.poll(scrollTop).toBeLessThan(60);
+  await expect(reply).toContainText('Step 12 of a long plan');
+  // The developer stays where they went while the reply grows.
+  const where = await scrollTop();
+  await expect(reply).toContainText('Step 15 of a long plan');
+  expect(await scrollTop()).toBe(where);
+  expect(await distanceFromEnd()).toBeGreaterThan(300);
+
+  await latest.click();
+  await expect(latest).toBeHidden();
+  await expect.poll(distanceFromEnd).toBeLessThan(2);
+  // And it follows again as the reply goes on.
+  await expect(reply).toContainText('Step 19 of a long plan');
+  await expect.poll(distanceFromEnd).toBeLessThan(2);
+});

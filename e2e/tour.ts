@@ -1,0 +1,239 @@
+/**
+ * `npm run tour`: a scripted walk through the toolbar's main features in Chromium against the real
+ * demo server (a child process on a free port with a temp data dir), saving one numbered
+ * screenshot per step under tour-screenshots/. Headless unless `--headed` is given and a display
+ * exists. Leaves no process behind.
+ *
+ *   npm run tour                 # headless
+ *   npm run tour -- --headed     # a visible browser (needs $DISPLAY)
+ *   npm run tour -- --out DIR    # screenshots elsewhere
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, expect, type Browser, type Page } from '@playwright/test';
+import { DemoServer } from './demo-server.ts';
+import { makePng } from './png.ts';
+import { Toolbar } from './toolbar-page.ts';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BUNDLE = path.join(REPO_ROOT, 'dist', 'toolbar.js');
+const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+export interface TourOptions {
+  headed: boolean;
+  outDir: string;
+}
+
+/** Reads `--headed`, `--out DIR` and `--help`; throws on anything else. */
+export function parseTourArgs(argv: string[]): TourOptions | 'help' {
+  const options: TourOptions = { headed: false, outDir: path.join(REPO_ROOT, 'tour-screenshots') };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') return 'help';
+    if (arg === '--headed') options.headed = true;
+    else if (arg === '--out') {
+      const dir = argv[++i];
+      if (!dir) throw new Error('--out needs a directory');
+      options.outDir = path.resolve(dir);
+    } else throw new Error(`unknown option ${arg}`);
+  }
+  return options;
+}
+
+function chromiumPath(): string | undefined {
+  const system = process.env.AGENTBAR_CHROMIUM ?? '/usr/bin/chromium';
+  return existsSync(system) ? system : undefined;
+}
+
+/** Numbers the screenshots and says what each one shows. */
+class Camera {
+  private step = 0;
+  readonly shots: string[] = [];
+  constructor(
+    private readonly page: Page,
+    private readonly dir: string,
+  ) {}
+
+  async shoot(slug: string, caption: string): Promise<void> {
+    this.step++;
+    const file = path.join(this.dir, `${String(this.step).padStart(2, '0')}-${slug}.png`);
+    await this.page.screenshot({ path: file });
+    this.shots.push(file);
+    console.log(`  ${String(this.step).padStart(2)}. ${caption}\n      ${path.relative(process.cwd(), file) || file}`);
+  }
+}
+
+async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<void> {
+  const toolbar = new Toolbar(page, server);
+  const lastReply = (agent = 'demo/guide') => toolbar.doneReplies(agent).last();
+
+  await toolbar.goto();
+  await expect(toolbar.launcher).toBeVisible();
+  await camera.shoot('page-with-launcher', 'The demo page with the collapsed toolbar (bottom right)');
+
+  await toolbar.open();
+  await camera.shoot('panel-open', 'The open panel: connected, no chat yet');
+
+  await expect((await toolbar.ask('help')).getByRole('table')).toBeVisible();
+  await camera.shoot('help', 'The first message starts a chat (titled after it); the guide answers with a table');
+
+  await toolbar.send('markdown');
+  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, streaming' })).toContainText('debounce');
+  await camera.shoot('markdown-streaming', 'A markdown reply while it streams');
+  await expect(lastReply().locator('blockquote')).toBeVisible();
+  await camera.shoot('markdown-done', 'The finished reply: code block with a Copy button, list, quote');
+
+  const thought = await toolbar.ask('think');
+  await thought.locator('details.ab-reasoning summary').click();
+  await camera.shoot('reasoning', 'Reasoning, collapsed by default, opened');
+
+  const docs = await toolbar.ask('docs');
+  await docs.getByRole('group', { name: 'Tool result search_docs' }).locator('summary').click();
+  await camera.shoot('backend-tool', 'A backend tool call and its result inside the message');
+
+  // Two agent messages: the tool call, then (after the tool message) the answer.
+  await toolbar.send('system');
+  await expect(lastReply()).toContainText('The agent runs on');
+  await camera.shoot('cli-tool', 'A cli tool run in the server process: call, tool result, answer');
+
+  await toolbar.pickButton.click();
+  await page.locator('#page-title').click();
+  await page.getByRole('cell', { name: 'Ada Lovelace' }).click();
+  await page.getByRole('cell', { name: '$89.50' }).hover();
+  await expect(page.locator('agentbar-toolbar .ab-outline.ab-picked')).toHaveCount(2);
+  await camera.shoot('picking', 'Pick elements: picked elements outlined, the hovered one labelled, chips in the composer');
+  await page.keyboard.press('Escape');
+  await expect(toolbar.pickButton).toHaveAttribute('aria-pressed', 'false');
+
+  await toolbar.send('selection');
+  const card = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' }).last();
+  await expect(card.getByRole('button', { name: 'Approve' })).toBeVisible();
+  await camera.shoot('approval', 'A toolbar tool waiting for approval (Approve / Reject with a reason)');
+  await card.getByRole('button', { name: 'Approve' }).click();
+  await expect(lastReply()).toContainText('You selected 2 elements');
+  await camera.shoot('approved', 'Approved: the toolbar read the picked elements, the agent lists them');
+
+  await expect((await toolbar.ask('file')).getByRole('link', { name: 'Download orders.csv' })).toBeVisible();
+  await camera.shoot('file', 'A file from the agent, downloadable');
+
+  const png = makePng(64, 40, (x, y) => [30 + x * 3, 80 + y * 4, 230 - x * 2]);
+  await page.evaluate(async (base64) => {
+    const textarea = document.querySelector('agentbar-toolbar')!.shadowRoot!.querySelector('textarea')!;
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], 'mockup.png', { type: 'image/png' }));
+    textarea.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true, composed: true }));
+  }, png.toString('base64'));
+  await page.locator('agentbar-toolbar input[type="file"]').setInputFiles({ name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes\n') });
+  // "file" gets a short answer, so the sent attachments stay in view.
+  await toolbar.composer.fill('Here is the mockup file and my notes');
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove notes.md' })).toBeVisible();
+  await camera.shoot('attachments', 'A pasted image and a chosen file as chips, before sending');
+  const before = await toolbar.doneReplies().count();
+  await toolbar.sendButton.click();
+  await expect(toolbar.userMessages.last().getByRole('img', { name: 'Attached image' })).toBeVisible();
+  await expect(toolbar.doneReplies()).toHaveCount(before + 1);
+  await camera.shoot('attachments-sent', 'The sent message with the image preview and the file');
+
+  await toolbar.send('long');
+  const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
+  await expect(streaming).toContainText('Step 3 of a long plan');
+  await camera.shoot('long-streaming', 'A long reply streaming, with the Stop button');
+  await toolbar.stopButton.click();
+  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, stopped' })).toBeVisible();
+  await camera.shoot('stopped', 'Stopped: the reply ends "stopped"');
+
+  await toolbar.send('fail');
+  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, failed' })).toBeVisible();
+  await camera.shoot('failed', 'An agent that throws: the message ends failed with the error');
+
+  await toolbar.agentSelect.selectOption('demo/historian');
+  await expect(await toolbar.ask('Summarize, please', 'demo/historian')).toContainText('This chat has');
+  await camera.shoot('historian', 'Another agent (demo/historian) summarizes the shared history');
+
+  await toolbar.agentSelect.selectOption('demo/guide');
+  await toolbar.newChat();
+  await toolbar.ask('Second chat: help');
+  await toolbar.chats.getByRole('button', { name: 'Rename chat' }).click();
+  await toolbar.chats.getByRole('textbox', { name: 'Chat title' }).fill('Checkout redesign');
+  await camera.shoot('rename', 'A second chat, renamed inline');
+  await toolbar.chats.getByRole('button', { name: 'Save title' }).click();
+  await expect(toolbar.activeChat).toHaveText('Checkout redesign');
+  await toolbar.chats.getByRole('button', { name: 'Delete chat' }).click();
+  await expect(toolbar.panel.getByRole('dialog', { name: 'Delete chat?' })).toBeVisible();
+  await camera.shoot('delete-confirm', 'Deleting a chat asks first');
+  await toolbar.panel.getByRole('dialog', { name: 'Delete chat?' }).getByRole('button', { name: 'Cancel' }).click();
+
+  await toolbar.send('long');
+  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, streaming' })).toContainText('Step 1');
+  await toolbar.chat('help').click();
+  await expect(toolbar.alert).toContainText('press Stop before you switch chats');
+  await camera.shoot('switch-refused', 'The agent refuses a chat switch while it works, and says why');
+  await toolbar.stopButton.click();
+  await expect(toolbar.stopButton).toBeHidden();
+
+  await server.stop();
+  await expect(toolbar.status).toHaveText(/Reconnecting…|Offline/);
+  await camera.shoot('server-down', 'The server stopped: the toolbar shows it and waits');
+  await server.restart();
+  await expect(toolbar.status).toHaveText('Connected', { timeout: 30_000 });
+  await expect(toolbar.activeChat).toHaveText('Checkout redesign');
+  await camera.shoot('reconnected', 'Back on the same port: reconnected, same chats');
+
+  await toolbar.closeButton.click();
+  await expect(toolbar.launcher).toBeVisible();
+  await camera.shoot('closed', 'Closed again: just the launcher');
+}
+
+/** Runs the tour; resolves with the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let options;
+  try {
+    options = parseTourArgs(argv);
+  } catch (error) {
+    console.error(`tour: ${(error as Error).message}\nUsage: npm run tour -- [--headed] [--out DIR]`);
+    return 2;
+  }
+  if (options === 'help') {
+    console.log('Usage: npm run tour -- [--headed] [--out DIR]\nDrives the toolbar through its main features and saves a screenshot per step.');
+    return 0;
+  }
+  if (!existsSync(BUNDLE)) {
+    console.error(`tour: ${path.relative(process.cwd(), BUNDLE)} is missing: run \`npm run build\` first.`);
+    return 1;
+  }
+  let headless = true;
+  if (options.headed) {
+    if (process.env.DISPLAY || process.env.WAYLAND_DISPLAY) headless = false;
+    else console.log('tour: --headed asked, but there is no $DISPLAY: running headless.');
+  }
+
+  await mkdir(options.outDir, { recursive: true });
+  for (const name of await readdir(options.outDir)) {
+    if (/^\d+-[\w-]+\.png$/.test(name)) await rm(path.join(options.outDir, name));
+  }
+
+  let server: DemoServer | null = null;
+  let browser: Browser | null = null;
+  try {
+    // Slow enough to catch replies mid-stream, fast enough for a short tour.
+    server = await DemoServer.start({ paceMs: 12 });
+    console.log(`tour: agentbar server at ${server.httpUrl} (data in ${server.dataDir})`);
+    const executablePath = chromiumPath();
+    browser = await chromium.launch({ headless, args: BROWSER_ARGS, ...(executablePath ? { executablePath } : {}), ...(headless ? {} : { slowMo: 150 }) });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+    const camera = new Camera(page, options.outDir);
+    console.log(`tour: ${headless ? 'headless' : 'headed'} Chromium; screenshots:`);
+    await runTour(page, server, camera);
+    console.log(`tour: done, ${camera.shots.length} screenshots in ${options.outDir}`);
+    return 0;
+  } catch (error) {
+    console.error('tour: failed:', error instanceof Error ? error.message : error);
+    if (server) console.error(`server output:\n${server.log}`);
+    return 1;
+  } finally {
+    await browser?.close();
+    await server?.dispose();
+  }
+}
