@@ -304,3 +304,39 @@ describe('StateStore.framesSince', () => {
     expect(replay(structuredClone(snapshotAt2), store.framesSince(2)!)).toEqual(store.state);
   });
 });
+
+describe('StateStore frame rate', () => {
+  it('merges deltas that come faster than one frame per 4 ms into one frame, and sends a slower one at the end of its tick', async () => {
+    const { vi } = await import('vitest');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setImmediate', 'performance'] });
+    try {
+      const store = new StateStore({ ...emptyState(), chats: { a: chatInfo('a') } });
+      const frames: string[] = [];
+      store.subscribe((f) => frames.push(f));
+      const append = (value: string) => store.change([{ op: 'append', path: '/chats/a/title', value }]);
+
+      append('l');
+      vi.advanceTimersToNextTimer(); // the end of the tick
+      expect(frames.map((f) => parse(f).ops)).toEqual([[{ op: 'append', path: '/chats/a/title', value: 'l' }]]);
+
+      // One delta per turn, right after a frame: held until 4 ms have passed, then sent together.
+      for (const c of ['o', ' ', '!']) {
+        append(c);
+        vi.advanceTimersByTime(1);
+      }
+      expect(frames).toHaveLength(1);
+      vi.advanceTimersByTime(2);
+      expect(frames).toHaveLength(2);
+      expect(parse(frames[1]!).ops).toEqual([{ op: 'append', path: '/chats/a/title', value: 'o !' }]);
+
+      // A paced delta (10 ms later) goes out at the end of its own tick.
+      vi.advanceTimersByTime(10);
+      append('?');
+      vi.advanceTimersToNextTimer();
+      expect(frames).toHaveLength(3);
+      expect(store.state.chats.a!.title).toBe('Hello !?');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -22,6 +22,12 @@ export interface StateStoreOptions {
   replayBytes?: number;
   /** Defers a flush to the end of the tick; tests may flush by hand. */
   schedule?: (fn: () => void) => void;
+  /**
+   * Frames go out at most this often (ms). An agent that yields one delta per event-loop turn would
+   * otherwise cost a frame per delta per client; paced streams (deltas 10 ms apart) are not delayed.
+   * Default 4, or 0 when a custom `schedule` is given.
+   */
+  minFrameIntervalMs?: number;
 }
 
 export class StateStore {
@@ -34,11 +40,14 @@ export class StateStore {
   private readonly listeners = new Set<FrameListener>();
   private snapshotCache: { rev: number; frame: string } | null = null;
   private readonly schedule: (fn: () => void) => void;
+  private readonly minFrameIntervalMs: number;
+  private lastFrameAt = -Infinity;
 
   constructor(initial: State, options: StateStoreOptions = {}) {
     this._state = initial;
     this.replay = new ReplayBuffer(options.replayFrames, options.replayBytes);
     this.schedule = options.schedule ?? ((fn) => setImmediate(fn));
+    this.minFrameIntervalMs = options.minFrameIntervalMs ?? (options.schedule ? 0 : 4);
   }
 
   /** The live document. Read it freely; change it only through `change`. */
@@ -70,7 +79,9 @@ export class StateStore {
     this._state = applyPatchInPlace(this._state, ops);
     if (!this.scheduled) {
       this.scheduled = true;
-      this.schedule(() => this.flush());
+      const wait = this.lastFrameAt + this.minFrameIntervalMs - performance.now();
+      if (wait > 0) setTimeout(() => this.flush(), wait);
+      else this.schedule(() => this.flush());
     }
   }
 
@@ -84,8 +95,10 @@ export class StateStore {
       ops += typeof p === 'string' ? p : JSON.stringify({ op: 'append', path: p.path, value: p.value });
     }
     this.pending = [];
+    this.lastFrameAt = performance.now();
     const rev = ++this._rev;
-    const frame = `{"type":"patch","rev":${rev},"ops":[${ops}]}`;
+    // rev last: the fixed head and the path form one deflate match (saves ~0.1 B a frame; key order is free).
+    const frame = `{"type":"patch","ops":[${ops}],"rev":${rev}}`;
     this.replay.push(rev, frame);
     for (const listener of this.listeners) listener(frame, rev);
   }

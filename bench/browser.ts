@@ -1,0 +1,209 @@
+/**
+ * Section 7 hook: append-to-DOM latency and main-thread time per delta in a real Chromium with
+ * the built toolbar (dist/toolbar.js) on the server's demo page, over a long active chat.
+ * Runs only when the bundle and a Chromium exist; otherwise it says why it skipped.
+ */
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connectBenchClient, waitConnected, waitUntil } from './bench-client.ts';
+import { sleep } from './clock.ts';
+import { BENCH_AGENT_ID } from './bench-agent.ts';
+import { maxOf, percentile } from './stats.ts';
+import { spawnBenchServer } from './server-handle.ts';
+import { planDeltas, type StreamPlan } from './stream-plan.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const TOOLBAR_BUNDLE = path.resolve(HERE, '../dist/toolbar.js');
+const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+/** The toolbar's localStorage key for its UI prefs (toolbar/store.ts PREFS_KEY): opens the panel. */
+const PREFS_KEY = 'agentbar:toolbar';
+const HOST_TAG = 'agentbar-toolbar';
+
+export interface BrowserOptions {
+  historyMessages: number;
+  deltas: number;
+  textLength: number;
+  deltaSize: number;
+  paceHz: number;
+  gateMs: number;
+}
+
+export interface BrowserFigures {
+  historyMessages: number;
+  renderedMessages: number;
+  historyRenderMs: number;
+  deltas: number;
+  samples: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** CDP Performance.getMetrics TaskDuration over the stream, per delta. */
+  mainThreadMsPerDelta: number;
+  /** Parts of it (CDP ScriptDuration, LayoutDuration, RecalcStyleDuration), per delta. */
+  scriptMsPerDelta: number;
+  layoutMsPerDelta: number;
+  styleMsPerDelta: number;
+  longTasks: number;
+  longTaskMs: number;
+  chromium: string;
+}
+
+export type BrowserResult = { skipped: string } | BrowserFigures;
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * In the page: records (text length, epoch ms) of the streaming message at every DOM mutation,
+ * and long tasks. A string, not a function: tsx's transform would add helpers the page lacks.
+ */
+const OBSERVER_SCRIPT = `(() => {
+  const root = document.querySelector(${JSON.stringify(HOST_TAG)}).shadowRoot;
+  const records = [];
+  const longTasks = [];
+  window.__bench = { records, longTasks };
+  let target = null;
+  let last = -1;
+  new MutationObserver(() => {
+    const now = performance.timeOrigin + performance.now();
+    if (!target || !target.isConnected) {
+      const busy = root.querySelectorAll('.ab-msg-assistant[aria-busy="true"]');
+      target = busy[busy.length - 1] || null;
+    }
+    if (!target) return;
+    const md = target.querySelector('.ab-md');
+    const length = md ? md.textContent.length : 0;
+    if (length !== last) {
+      last = length;
+      records.push(length, now);
+    }
+  }).observe(root, { subtree: true, childList: true, characterData: true });
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) longTasks.push(entry.duration);
+    }).observe({ type: 'longtask' });
+  } catch {}
+})()`;
+
+/**
+ * @example const result = await measureBrowser({ historyMessages: 2000, deltas: 600, textLength: 50000, deltaSize: 4, paceHz: 100, gateMs: 250 });
+ */
+export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResult> {
+  if (!(await exists(TOOLBAR_BUNDLE))) return { skipped: 'toolbar bundle not built (dist/toolbar.js missing: npm run build)' };
+  let chromium: typeof import('@playwright/test').chromium;
+  try {
+    ({ chromium } = await import('@playwright/test'));
+  } catch {
+    return { skipped: '@playwright/test is not installed' };
+  }
+  const executablePath = (await exists(SYSTEM_CHROMIUM)) ? SYSTEM_CHROMIUM : undefined;
+  let browser: Awaited<ReturnType<typeof chromium.launch>>;
+  try {
+    browser = await chromium.launch({
+      executablePath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
+  } catch (error) {
+    return { skipped: `Chromium did not start (${executablePath ?? 'Playwright default'}): ${String(error).split('\n')[0]}` };
+  }
+  const server = await spawnBenchServer({ perMessageDeflate: true, seedMessages: opts.historyMessages });
+  const driver = connectBenchClient({ url: server.url, token: server.token, perMessageDeflate: true, name: 'browser-driver' });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.addInitScript(([key]) => localStorage.setItem(key!, JSON.stringify({ open: true, width: 420, height: 760 })), [PREFS_KEY]);
+    const t0 = Date.now();
+    await page.goto(server.httpUrl + '/');
+    try {
+      await page.waitForFunction(
+        ([tag, count]) => (document.querySelector(tag as string)?.shadowRoot?.querySelectorAll('.ab-msg').length ?? 0) >= (count as number),
+        [HOST_TAG, opts.historyMessages] as const,
+        { timeout: 60_000, polling: 100 },
+      );
+    } catch {
+      const seen = await page.evaluate((tag) => document.querySelector(tag)?.shadowRoot?.querySelectorAll('.ab-msg').length ?? -1, HOST_TAG);
+      return { skipped: `the toolbar did not render the ${opts.historyMessages}-message history within 60 s (saw ${seen} .ab-msg elements in the <${HOST_TAG}> shadow root)` };
+    }
+    const historyRenderMs = Date.now() - t0;
+    const renderedMessages = await page.evaluate((tag) => document.querySelector(tag)!.shadowRoot!.querySelectorAll('.ab-msg').length, HOST_TAG);
+    await sleep(500);
+    await page.evaluate(OBSERVER_SCRIPT);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const readMetrics = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const ms = (name: string) => (metrics.find((m: { name: string }) => m.name === name)?.value ?? Number.NaN) * 1000;
+      return { task: ms('TaskDuration'), script: ms('ScriptDuration'), layout: ms('LayoutDuration'), style: ms('RecalcStyleDuration') };
+    };
+
+    await waitConnected([driver]);
+    const chatId = driver.sync.getSnapshot().state?.activeChatId;
+    if (!chatId) return { skipped: 'the seeded chat is not active' };
+    const plan: StreamPlan = { mode: 'paced', style: 'plain', textLength: opts.textLength, deltaSize: opts.deltaSize, deltas: opts.deltas, paceHz: opts.paceHz, gateMs: opts.gateMs };
+    const deltas = planDeltas(plan);
+    // Rendered text drops trailing spaces: delta i is visible once the trimmed prefix is.
+    const visibleAt: number[] = [];
+    let text = '';
+    for (const d of deltas) visibleAt.push((text += d).trimEnd().length);
+    const track = driver.follow(deltas.map((d) => d.length));
+    await driver.sync.request('message.send', {
+      chatId,
+      agent: BENCH_AGENT_ID,
+      content: [{ type: 'text', text: JSON.stringify(plan) }],
+      metadata: { source: 'other', selectedElements: [] },
+    });
+    await waitUntil(() => track.next >= 1, 20_000, 'delta 0');
+    await sleep(plan.gateMs / 2);
+    const before = await readMetrics();
+    const lastVisible = visibleAt[visibleAt.length - 1]!;
+    await page.waitForFunction(
+      (length) => {
+        const r = (window as unknown as { __bench: { records: number[] } }).__bench.records;
+        return r.length >= 2 && r[r.length - 2]! >= length;
+      },
+      lastVisible,
+      { timeout: 60_000, polling: 50 },
+    );
+    const after = await readMetrics();
+    const { records, longTasks } = await page.evaluate(() => (window as unknown as { __bench: { records: number[]; longTasks: number[] } }).__bench);
+    const clock = await server.ask<{ hr: number; epoch: number }>('clock');
+    const appends = await server.ask<number[]>('appends');
+    const offset = clock.epoch - clock.hr;
+
+    const latencies: number[] = [];
+    let r = 0;
+    for (let i = 1; i < deltas.length; i++) {
+      while (r < records.length && records[r]! < visibleAt[i]!) r += 2;
+      if (r >= records.length) break;
+      latencies.push(records[r + 1]! - (appends[i]! + offset));
+    }
+    await waitUntil(() => driver.sync.getSnapshot().state?.run === null, 20_000, 'the end of the run');
+    return {
+      historyMessages: opts.historyMessages,
+      renderedMessages,
+      historyRenderMs,
+      deltas: deltas.length - 1,
+      samples: latencies.length,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      max: maxOf(latencies),
+      mainThreadMsPerDelta: (after.task - before.task) / (deltas.length - 1),
+      scriptMsPerDelta: (after.script - before.script) / (deltas.length - 1),
+      layoutMsPerDelta: (after.layout - before.layout) / (deltas.length - 1),
+      styleMsPerDelta: (after.style - before.style) / (deltas.length - 1),
+      longTasks: longTasks.length,
+      longTaskMs: longTasks.reduce((a, b) => a + b, 0),
+      chromium: browser.version(),
+    };
+  } finally {
+    driver.close();
+    await browser.close();
+    await server.close();
+  }
+}

@@ -1,0 +1,57 @@
+/** Sizes of the full run (under 3 minutes on 2 cores) and of `--smoke` (CI, seconds). */
+
+export interface BenchConfig {
+  smoke: boolean;
+  /** The reply every stream is cut from. */
+  textLength: number;
+  deltaSize: number;
+  paceHz: number;
+  /** Deltas streamed paced (a prefix of the reply: all 12,500 at 100/s would take 125 s). */
+  pacedDeltas: number;
+  /** Deltas streamed in bursts (the whole reply in the full run). */
+  burstDeltas: number;
+  latencyClients: number[];
+  throughputClients: number;
+  gateMs: number;
+  resume: { historyMessages: number; gapMs: number; deltas: number; dropAfterDeltas: number };
+  /** `compareHistoryMessages`: a second, short history, to show what grows with the history (0: none). */
+  browser: { historyMessages: number; compareHistoryMessages: number; deltas: number };
+  /** Deltas of the reply the peer encodings are computed for (prefix and full). */
+  peerPrefixDeltas: number;
+  peerFullDeltas: number;
+  streamTimeoutMs: number;
+}
+
+export const FULL: BenchConfig = {
+  smoke: false,
+  textLength: 50_000,
+  deltaSize: 4,
+  paceHz: 100,
+  pacedDeltas: 1_200,
+  burstDeltas: 12_500,
+  latencyClients: [1, 10, 50],
+  throughputClients: 10,
+  gateMs: 250,
+  resume: { historyMessages: 500, gapMs: 1_000, deltas: 300, dropAfterDeltas: 50 },
+  browser: { historyMessages: 2_000, compareHistoryMessages: 100, deltas: 600 },
+  peerPrefixDeltas: 1_200,
+  peerFullDeltas: 12_500,
+  streamTimeoutMs: 90_000,
+};
+
+export const SMOKE: BenchConfig = {
+  smoke: true,
+  textLength: 50_000,
+  deltaSize: 4,
+  paceHz: 100,
+  pacedDeltas: 100,
+  burstDeltas: 1_000,
+  latencyClients: [1, 10, 50],
+  throughputClients: 10,
+  gateMs: 150,
+  resume: { historyMessages: 100, gapMs: 1_000, deltas: 200, dropAfterDeltas: 30 },
+  browser: { historyMessages: 200, compareHistoryMessages: 0, deltas: 100 },
+  peerPrefixDeltas: 100,
+  peerFullDeltas: 1_000,
+  streamTimeoutMs: 30_000,
+};
