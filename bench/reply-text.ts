@@ -6,17 +6,7 @@
  * output (gzip ~3x, see README) rather than a few sentences repeated.
  */
 
-/** A small, fast, seeded PRNG (mulberry32): the same seed gives the same text everywhere. */
-export function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createRandom } from '../server/seeded-random.ts';
 
 const WORDS = (
   'the a this that it we you your our to of in on for with from by as at into when then so but and or not ' +

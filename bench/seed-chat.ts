@@ -7,7 +7,8 @@ import { makeId } from '../shared/ids.ts';
 import type { ChatInfo, Message } from '../shared/schemas.ts';
 import { createFileChatRepository } from '../server/persistence/file-chat-repository.ts';
 import { BENCH_AGENT_ID } from './bench-agent.ts';
-import { createRandom, makeReplyText } from './reply-text.ts';
+import { createRandom } from '../server/seeded-random.ts';
+import { makeReplyText } from './reply-text.ts';
 
 /**
  * A chat history of `count` messages alternating user (80–400 chars) and assistant (200–2,000

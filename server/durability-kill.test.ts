@@ -22,6 +22,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { AssistantMessage, Message, State } from '../shared/schemas.ts';
 import { isProcessAlive, killSpawnedServers, spawnServer, type SpawnedServer } from './spawn-server.ts';
 import { TestClient, userMessage } from './test-client.ts';
+import { createRandom } from './seeded-random.ts';
 
 const ROUNDS = 12;
 /** How long before the kill a change must have been seen to count as written (see above). */
@@ -58,16 +59,6 @@ async function start(dataDir: string, paceMs = 1): Promise<{ server: SpawnedServ
   return { server, client };
 }
 
-/** A small deterministic generator, so a failing seed can be replayed with AGENTBAR_KILL_SEED. */
-function makeRandom(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 0x100000000;
-  };
-}
 
 /** Text and reasoning of a message, in order: grows only by appending while it streams. */
 function textOf(message: Message): string {
@@ -181,7 +172,7 @@ describe('SIGKILL at random moments', () => {
     'keeps every acknowledged chat, message and delete, every file readable, nothing streaming or awaiting, and ' +
       `replies seen ended ${SETTLED_MS} ms before each kill (later: whole, or interrupted with part of its text)`,
     async () => {
-      const random = makeRandom(SEED);
+      const random = createRandom(SEED);
       const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
       const dataDir = tmpDir();
 

@@ -3,20 +3,10 @@ import { ERROR_CODES } from '../shared/schemas.ts';
 import { defineAgent } from './agent.ts';
 import { userMessage, type TestClient } from './test-client.ts';
 import { activeMessages, echoAgent, settle, textOf, useHarness, type TestServer } from './test-server.ts';
+import { createRandom } from './seeded-random.ts';
 
 const h = useHarness();
 
-/** mulberry32: a tiny seeded PRNG, so every run of a seed makes the same requests. */
-function makeRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The text the streamer writes for `stream N`: it checks that merged appends lose nothing. */
 function streamedText(n: number): string {
@@ -44,7 +34,7 @@ const streamer = defineAgent({
 const ALLOWED_FAILURES = new Set(['not_found', 'not_active', 'busy', 'rejected']);
 
 async function runScenario(server: TestServer, seed: number, steps: number): Promise<TestClient[]> {
-  const random = makeRandom(seed);
+  const random = createRandom(seed);
   const pick = <T>(items: readonly T[]): T | undefined => (items.length ? items[Math.floor(random() * items.length)] : undefined);
   const clients: TestClient[] = [await h.connect(server), await h.connect(server)];
   const pending: Promise<void>[] = [];
