@@ -18,7 +18,7 @@ import { AgentRegistry } from './agent-registry.ts';
 import { ChatManager } from './chats.ts';
 import { ClientConnection, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection.ts';
 import { createHttpApp } from './http-app.ts';
-import type { ChatRepository } from './persistence/chat-repository.ts';
+import type { ChatRepository, LogFn } from './persistence/chat-repository.ts';
 import { createFileChatRepository } from './persistence/file-chat-repository.ts';
 import { createMemoryChatRepository } from './persistence/memory-chat-repository.ts';
 import { handleRequest, type RequestContext } from './requests.ts';
@@ -27,7 +27,7 @@ import { checkAccess } from './security.ts';
 import { StateStore } from './state-store.ts';
 import { ToolDispatcher, type ToolDispatcherOptions } from './tool-dispatcher.ts';
 
-export type LogFn = (level: 'info' | 'warn' | 'error', message: string) => void;
+export type { LogFn };
 
 export interface ServerOptions {
   agents: AgentDefinition[];
