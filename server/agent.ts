@@ -32,6 +32,7 @@ export interface ChatRequest {
   title?: string;
   /** The run in progress, if any. */
   run: RunInfo | null;
+  /** The live state: read it, never change it (changes would not reach clients or disk). */
   state: Readonly<State>;
 }
 

@@ -6,7 +6,7 @@ import { isValidId, makeId } from '../shared/ids.ts';
 import { ProtocolError } from '../shared/errors.ts';
 import { applyPatchInPlace } from '../shared/patch.ts';
 import type { ChatInfo, Message, Op } from '../shared/schemas.ts';
-import type { ChatRepository } from './persistence/chat-repository.ts';
+import { ChatNotFoundError, UnreadableChatError, type ChatRepository } from './persistence/chat-repository.ts';
 import type { StateStore } from './state-store.ts';
 
 interface LoadedChat {
@@ -91,12 +91,14 @@ export class ChatManager {
       try {
         messages = await this.repo.loadMessages(chatId);
       } catch (error) {
-        // The repository moved an unreadable file aside; the chat is gone for this server.
-        if (this.info(chatId)) {
-          const ops: Op[] = [{ op: 'remove', path: `/chats/${chatId}` }];
-          this.store.change(ops);
+        const why = error instanceof Error ? error.message : String(error);
+        if (!(error instanceof UnreadableChatError || error instanceof ChatNotFoundError)) {
+          // A passing failure (permissions, too many open files): keep the chat, say what happened.
+          throw new ProtocolError('internal', `Chat ${chatId} could not be loaded: ${why}`);
         }
-        throw new ProtocolError('not_found', `Chat ${chatId} could not be read (${error instanceof Error ? error.message : String(error)}); its file was moved aside`, 'chatId');
+        // The file is gone or was moved aside as unreadable: the chat is gone for this server.
+        if (this.info(chatId)) this.store.change([{ op: 'remove', path: `/chats/${chatId}` }]);
+        throw new ProtocolError('not_found', why, 'chatId');
       }
       // Another request may have loaded it while we waited.
       loaded = this.loaded.get(chatId) ?? indexMessages(messages);

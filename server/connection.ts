@@ -69,6 +69,8 @@ export class ClientConnection implements ToolClient, RequestClient {
   private held: string[] = [];
   private inFlight = 0;
   private badFrames = 0;
+  /** bufferedAmount right after the last patch or snapshot was handed to the socket. */
+  private bufferedAfterSend = 0;
   private readonly helloTimer: ReturnType<typeof setTimeout>;
   private unsubscribe: (() => void) | null = null;
 
@@ -85,9 +87,11 @@ export class ClientConnection implements ToolClient, RequestClient {
     ws.on('error', (error) => host.log('warn', `Client ${this.id} socket error: ${error.message}`));
   }
 
-  /** Sends a control frame (result, error, tool.run, tool.cancel) in order with the state. */
+  /** Sends a control frame (result, error, tool.run, tool.cancel) after the patches it refers to. */
   send(frame: string): void {
     if (this.closed) return;
+    // A tool.run must not arrive before the patch that creates its call.
+    this.host.store.flush();
     if (this.lagging) {
       if (this.held.length >= 10_000) {
         this.terminate('held too many frames while not reading');
@@ -101,11 +105,15 @@ export class ClientConnection implements ToolClient, RequestClient {
 
   private sendPatch(frame: string): void {
     if (this.closed || this.lagging) return;
-    if (this.ws.bufferedAmount > this.host.limits.sendBufferBytes) {
+    const buffered = this.ws.bufferedAmount;
+    // Over the limit and nothing drained since the last send: the client stopped reading. (One
+    // big frame, such as a snapshot with images, drains between sends and is not lagging.)
+    if (buffered > this.host.limits.sendBufferBytes && buffered >= this.bufferedAfterSend) {
       this.startLagging();
       return;
     }
     this.ws.send(frame);
+    this.bufferedAfterSend = this.ws.bufferedAmount;
   }
 
   private startLagging(): void {
@@ -130,6 +138,7 @@ export class ClientConnection implements ToolClient, RequestClient {
     this.lagging = false;
     // A fresh snapshot replaces every patch it missed; its rev jumps ahead.
     this.ws.send(snapshot);
+    this.bufferedAfterSend = this.ws.bufferedAmount;
     const held = this.held;
     this.held = [];
     for (const frame of held) this.ws.send(frame);
@@ -148,7 +157,9 @@ export class ClientConnection implements ToolClient, RequestClient {
   private closeWith(code: number, errorCode: ErrorInfo['code'], message: string, path?: string): void {
     if (this.closed) return;
     this.sendError(path ? { code: errorCode, message, path } : { code: errorCode, message });
-    this.ws.close(code, message.slice(0, 120));
+    // The reason is the stable code: the message may quote client input, and a close reason must
+    // stay under 123 UTF-8 bytes or `ws` throws.
+    this.ws.close(code, errorCode);
   }
 
   private onFrame(text: string | null): void {
@@ -177,8 +188,9 @@ export class ClientConnection implements ToolClient, RequestClient {
     }
     const parsed = v.safeParse(HelloSchema, msg);
     if (!parsed.success) {
+      // PROTOCOL §2: any other first frame, an oversized hello included, is invalid_message.
       const error = describeIssues(parsed.issues);
-      return this.closeWith(1008, error.code, error.message, error.path);
+      return this.closeWith(1008, 'invalid_message', error.message, error.path);
     }
     const hello = parsed.output;
     this.kind = hello.client.kind;
@@ -208,9 +220,7 @@ export class ClientConnection implements ToolClient, RequestClient {
     } catch {
       return this.onBadFrame({ code: 'bad_json', message: 'Frame is not valid JSON' });
     }
-    if (!isRecord(msg) || typeof msg.type !== 'string') {
-      return this.onBadFrame({ code: 'invalid_message', message: 'Frame must be an object with a string type', path: 'type' });
-    }
+    if (!isRecord(msg)) return this.onBadFrame({ code: 'invalid_message', message: 'Frame must be a JSON object with a string type', path: 'type' });
     if (msg.type === 'hello') {
       return this.onBadFrame({ code: 'invalid_message', message: 'hello was already received on this connection', path: 'type' });
     }
@@ -219,20 +229,20 @@ export class ClientConnection implements ToolClient, RequestClient {
       return this.onBadFrame({ code: 'invalid_message', message: 'Request needs an id: a non-empty string of at most 256 characters', path: 'id' });
     }
     const reply = (result: { ok: true; value?: unknown } | { ok: false; error: ErrorInfo }) => {
-      // Patches carrying the request's effects go out first (PROTOCOL §4).
-      this.host.store.flush();
+      // Patches carrying the request's effects go out first (PROTOCOL §4); send() flushes them.
       this.send(JSON.stringify({ type: 'result', id: id.output, ...result }));
     };
+    const refuse = (error: ErrorInfo) => {
+      reply({ ok: false, error });
+      if (++this.badFrames >= this.host.limits.maxBadFrames) this.ws.close(1008, 'Too many bad frames');
+    };
+    if (typeof msg.type !== 'string') return refuse({ code: 'invalid_message', message: 'Request needs a string type', path: 'type' });
     if (!Object.prototype.hasOwnProperty.call(REQUEST_SCHEMAS, msg.type)) {
-      this.badFrames++;
-      return reply({ ok: false, error: { code: 'unknown_type', message: `Unknown request type: ${msg.type.slice(0, 64)}`, path: 'type' } });
+      return refuse({ code: 'unknown_type', message: `Unknown request type: ${msg.type.slice(0, 64)}`, path: 'type' });
     }
     const schema = REQUEST_SCHEMAS[msg.type as keyof typeof REQUEST_SCHEMAS];
     const parsed = v.safeParse(schema, msg);
-    if (!parsed.success) {
-      this.badFrames++;
-      return reply({ ok: false, error: describeIssues(parsed.issues) });
-    }
+    if (!parsed.success) return refuse(describeIssues(parsed.issues));
     this.badFrames = 0;
     if (this.inFlight >= this.host.limits.maxInFlight) {
       return reply({ ok: false, error: { code: 'busy', message: 'Too many requests in flight; wait for their results' } });

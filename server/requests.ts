@@ -33,6 +33,8 @@ export const HOOK_TIMEOUT_MS = 10_000;
 
 /** The rule when an agent has no hook: no switching or deleting chats under a running agent. */
 function applyDefaultPolicy(request: ChatRequest): ChatDecision {
+  // Going back to the chat the agent works in is always fine: that is where its Stop button is.
+  if (request.kind === 'switch' && request.chatId === request.run?.chatId) return;
   if (request.kind !== 'create' && request.run) {
     return { reject: `The agent ${request.run.agent} is working; press Stop before you ${request.kind === 'switch' ? 'switch chats' : 'delete a chat'}` };
   }
@@ -41,6 +43,7 @@ function applyDefaultPolicy(request: ChatRequest): ChatDecision {
 /** Asks the responsible agent whether a chat request may go on; throws `rejected` if not. */
 async function askAgent(ctx: RequestContext, agent: AgentDefinition | undefined, request: ChatRequest): Promise<void> {
   const hook = agent && (request.kind === 'create' ? agent.onChatCreate : request.kind === 'switch' ? agent.onChatSwitch : agent.onChatDelete);
+  if (!hook) return rejectIf(applyDefaultPolicy(request));
   let decision: ChatDecision;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
@@ -48,13 +51,17 @@ async function askAgent(ctx: RequestContext, agent: AgentDefinition | undefined,
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer within ${HOOK_TIMEOUT_MS / 1000} s`)), HOOK_TIMEOUT_MS);
     });
-    decision = hook ? await Promise.race([Promise.resolve(hook(request)), timeout]) : applyDefaultPolicy(request);
+    decision = await Promise.race([Promise.resolve(hook(request)), timeout]);
   } catch (error) {
     ctx.log('warn', `Agent ${agent?.id} failed while answering chat.${request.kind}: ${error instanceof Error ? error.message : String(error)}`);
     throw new ProtocolError('internal', `The agent ${agent?.id} failed to answer: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     clearTimeout(timer);
   }
+  rejectIf(decision);
+}
+
+function rejectIf(decision: ChatDecision): void {
   if (decision && typeof decision === 'object' && 'reject' in decision) {
     throw new ProtocolError('rejected', String(decision.reject || 'The agent rejected the request'));
   }
@@ -67,7 +74,8 @@ function responsibleAgent(ctx: RequestContext, chatAgent: string | undefined): A
 }
 
 function chatRequest(ctx: RequestContext, kind: ChatRequest['kind'], extra: { chatId?: string; title?: string }): ChatRequest {
-  return { kind, ...extra, run: ctx.runs.current, state: ctx.store.state };
+  const run = ctx.runs.current;
+  return { kind, ...extra, run: run && { ...run }, state: ctx.store.state };
 }
 
 async function createChat(ctx: RequestContext, req: RequestOf<'chat.create'>): Promise<{ chatId: string }> {
@@ -81,8 +89,11 @@ async function switchChat(ctx: RequestContext, req: RequestOf<'chat.switch'>): P
   const info = ctx.chats.require(req.chatId);
   if (ctx.chats.activeChatId === req.chatId) return;
   await askAgent(ctx, responsibleAgent(ctx, info.agent), chatRequest(ctx, 'switch', { chatId: req.chatId }));
+  const runBefore = ctx.runs.current;
   await ctx.chats.load(req.chatId);
   ctx.chats.require(req.chatId); // it may have been deleted while loading
+  // A run that started while the chat loaded was not part of the agent's decision: ask again.
+  if (ctx.runs.current !== runBefore) await askAgent(ctx, responsibleAgent(ctx, info.agent), chatRequest(ctx, 'switch', { chatId: req.chatId }));
   ctx.chats.activate(req.chatId);
 }
 

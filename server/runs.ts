@@ -3,18 +3,20 @@
  * tools with approval, and ending every run in a state no client waits on forever. Agent code is
  * always called inside try/catch: an agent's bug fails its message, never the server.
  */
+import * as v from 'valibot';
 import { makeId } from '../shared/ids.ts';
-import { ProtocolError } from '../shared/errors.ts';
-import type {
-  AssistantMessage,
-  AssistantPart,
-  Message,
-  Op,
-  RunInfo,
-  ToolCallPart,
-  ToolCallState,
-  ToolMessage,
-  UserMessage,
+import { describeIssues, ProtocolError } from '../shared/errors.ts';
+import {
+  AssistantPartSchema,
+  type AssistantMessage,
+  type AssistantPart,
+  type Message,
+  type Op,
+  type RunInfo,
+  type ToolCallPart,
+  type ToolCallState,
+  type ToolMessage,
+  type UserMessage,
 } from '../shared/schemas.ts';
 import {
   ToolDeniedError,
@@ -69,6 +71,27 @@ function abortError(): Error {
   const e = new Error('The run was stopped');
   e.name = 'AbortError';
   return e;
+}
+
+/** A JSON copy of a value (undefined becomes null); throws for BigInt, cycles or too deep nesting. */
+function toJsonValue(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? null : JSON.parse(text);
+}
+
+/** Validates a part the agent wrote and returns a JSON copy of it, or throws a clear error. */
+function checkPart(part: AssistantPart): AssistantPart {
+  let copy: unknown;
+  try {
+    copy = toJsonValue(part);
+  } catch (error) {
+    throw new Error(`The agent wrote a ${String((part as { type?: unknown })?.type)} part that is not JSON: ${describeError(error)}`);
+  }
+  const parsed = v.safeParse(AssistantPartSchema, copy);
+  if (!parsed.success) {
+    throw new Error(`The agent wrote an invalid ${String((part as { type?: unknown })?.type)} part: ${describeIssues(parsed.issues).message}`);
+  }
+  return copy as AssistantPart;
 }
 
 function describeError(error: unknown): string {
@@ -129,8 +152,10 @@ export class RunManager {
     this.active = run;
     this.o.chats.pin(chatId);
     this.o.store.change([{ op: 'replace', path: '/run', value: info }]);
+    // The agent gets copies: nothing it does to them can change the state behind the clients' backs.
     const messages = structuredClone(this.o.chats.messages(chatId)) as Message[];
-    const ctx = this.createContext(run, messages, message);
+    const own = messages[messages.length - 1];
+    const ctx = this.createContext(run, messages, own?.id === message.id ? (own as UserMessage) : structuredClone(message));
     void this.execute(run, ctx);
   }
 
@@ -223,10 +248,13 @@ export class RunManager {
     }
   }
 
-  private addPart(run: ActiveRun, part: AssistantPart): { messageIndex: number; partIndex: number } {
+  private addPart(run: ActiveRun, input: AssistantPart): { messageIndex: number; partIndex: number } {
+    // Agent output is client input for every client: a part the schema refuses would make every
+    // snapshot invalid and the chat file unreadable, so the agent gets the error instead.
+    const part = checkPart(input);
     const messageIndex = this.openMessage(run);
-    const partIndex = run.parts++;
     this.o.chats.edit(run.info.chatId, [{ op: 'add', path: `/${messageIndex}/content/-`, value: part }]);
+    const partIndex = run.parts++;
     run.lastPart = part.type === 'text' || part.type === 'reasoning' ? { type: part.type, index: partIndex } : null;
     return { messageIndex, partIndex };
   }
@@ -320,6 +348,8 @@ export class RunManager {
       finish,
       abort: fail,
     };
+    // An agent that never awaits the call must not turn a later Stop or Reject into an unhandled rejection.
+    result.catch(() => {});
     run.calls.set(toolCallId, call);
     if (!requiresApproval) this.startCall(run, call);
     return result;
@@ -369,8 +399,14 @@ export class RunManager {
   }
 
   /** Records a result: a ToolMessage for cli/toolbar calls, a part inside the message for backend. */
-  private completeCall(run: ActiveRun, call: OpenCall, outcome: ToolCallResult): void {
+  private completeCall(run: ActiveRun, call: OpenCall, given: ToolCallResult): void {
     if (run.finished || run.calls.get(call.toolCallId) !== call) return;
+    let outcome: ToolCallResult;
+    try {
+      outcome = { output: toJsonValue(given.output), isError: given.isError };
+    } catch (error) {
+      outcome = { output: `The result of ${call.toolName} cannot be sent as JSON: ${describeError(error)}`, isError: true };
+    }
     run.calls.delete(call.toolCallId);
     if (call.runtime === 'backend') {
       const index = call.messageIndex;

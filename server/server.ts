@@ -3,7 +3,7 @@
  * upgrade at `/ws` after the Host, Origin and token checks.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { homedir } from 'node:os';
@@ -18,6 +18,7 @@ import { AgentRegistry } from './agent-registry.ts';
 import { ChatManager } from './chats.ts';
 import { ClientConnection, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection.ts';
 import { createHttpApp } from './http-app.ts';
+import { writeFileAtomic } from './persistence/atomic-file.ts';
 import type { ChatRepository, LogFn } from './persistence/chat-repository.ts';
 import { createFileChatRepository } from './persistence/file-chat-repository.ts';
 import { createMemoryChatRepository } from './persistence/memory-chat-repository.ts';
@@ -81,6 +82,14 @@ export function defaultDataDir(): string {
 
 function formatHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/**
+ * The host clients put in URLs. Clients on this machine connect over loopback, which the Host
+ * check accepts; a wildcard bind (0.0.0.0, ::) is reachable there too, and is no address to dial.
+ */
+function connectHost(host: string): string {
+  return formatHost(host === 'localhost' || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host);
 }
 
 /**
@@ -165,10 +174,16 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   const agentState = (agentId: string): AgentStateAccess => ({
     get: <T>() => agentMeta.get(agentId)?.state as T | undefined,
     set: (value) => {
-      agentMeta.set(agentId, { ...agentMeta.get(agentId), state: structuredClone(value) });
+      // JSON, because it goes to meta.json; a value JSON cannot hold fails here, in the agent's code.
+      const text = JSON.stringify(value);
+      if (text !== undefined && text.length > 1024 * 1024) throw new RangeError('Agent state is limited to 1 MiB of JSON');
+      agentMeta.set(agentId, { ...agentMeta.get(agentId), state: text === undefined ? undefined : JSON.parse(text) });
       saveMeta();
     },
     setActiveSkill: (skill) => {
+      if (skill !== null && (typeof skill !== 'string' || skill.length > 200)) {
+        throw new TypeError('setActiveSkill takes a string of at most 200 characters, or null');
+      }
       agentMeta.set(agentId, { ...agentMeta.get(agentId), activeSkill: skill });
       const i = store.state.agents.findIndex((a) => a.id === agentId);
       if (i >= 0) store.change([{ op: 'add', path: `/agents/${i}/activeSkill`, value: skill }]);
@@ -189,7 +204,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     policy,
     agents: () => store.state.agents,
     toolbarBundlePath: options.toolbarBundlePath ?? path.join(PACKAGE_ROOT, 'dist', 'toolbar.js'),
-    wsUrl: () => `ws://${formatHost(host === 'localhost' ? '127.0.0.1' : host)}:${port}/ws`,
+    wsUrl: () => `ws://${connectHost(host)}:${port}/ws`,
   });
   const http = createServer(getRequestListener(app.fetch));
   const wss = new WebSocketServer({
@@ -237,15 +252,15 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   });
   const address = http.address();
   port = typeof address === 'object' && address ? address.port : 0;
-  const shownHost = formatHost(host === 'localhost' ? '127.0.0.1' : host);
+  const shownHost = connectHost(host);
   const url = `ws://${shownHost}:${port}/ws`;
   const httpUrl = `http://${shownHost}:${port}`;
 
   let connectionFile: string | null = null;
   if (options.writeConnectionFile !== false) {
     connectionFile = path.join(dataDir, 'server.json');
-    await writeFile(connectionFile, JSON.stringify({ url, http: httpUrl, token, pid: process.pid }, null, 2) + '\n', { mode: 0o600 });
-    await chmod(connectionFile, 0o600);
+    // Atomic and created 0600: a reader never sees half a file, and the token is never world-readable.
+    await writeFileAtomic(connectionFile, JSON.stringify({ url, http: httpUrl, token, pid: process.pid }, null, 2) + '\n');
   }
 
   let closing: Promise<void> | null = null;

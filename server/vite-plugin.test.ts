@@ -20,6 +20,10 @@ describe('agentbar/vite', () => {
   });
 
   async function fetchPage(): Promise<string> {
+    return (await fetchResponse()).text();
+  }
+
+  async function fetchResponse(): Promise<Response> {
     vite = await createServer({
       root: dir,
       configFile: false,
@@ -29,8 +33,7 @@ describe('agentbar/vite', () => {
     });
     await vite.listen();
     const address = vite.httpServer!.address() as { port: number };
-    const res = await fetch(`http://127.0.0.1:${address.port}/`);
-    return res.text();
+    return fetch(`http://127.0.0.1:${address.port}/`, { headers: { accept: 'text/html' } });
   }
 
   it('injects the toolbar with the running server’s address and token', async () => {
@@ -39,6 +42,13 @@ describe('agentbar/vite', () => {
     expect(html).toContain('<script src="http://127.0.0.1:4999/toolbar.js" defer');
     expect(html).toContain('window.__AGENTBAR__ = {"url":"ws://127.0.0.1:4999/ws","token":"tok-\\u003c/script>-123456789"}');
     expect(html).not.toContain('tok-</script>');
+  });
+
+  it('forbids framing of the pages that hold the token', async () => {
+    writeFileSync(path.join(dir, 'server.json'), JSON.stringify({ url: 'ws://127.0.0.1:4999/ws', http: 'http://127.0.0.1:4999', token: 't'.repeat(20), pid: 1 }));
+    const res = await fetchResponse();
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
   });
 
   it('serves the page unchanged, with a warning, when no agentbar server runs', async () => {

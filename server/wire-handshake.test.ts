@@ -65,6 +65,27 @@ describe('handshake over a real socket', () => {
     expect(client.frames).toEqual([expect.objectContaining({ type: 'error', code: 'unsupported_protocol' })]);
   });
 
+  it('survives a refused hello whose text is long and not ASCII: the close reason is the error code', async () => {
+    const server = await h.start();
+    const client = await h.connect(server, { noHello: true });
+    client.sendRaw(JSON.stringify({ type: 'hello', protocol: 'é'.repeat(200), client: { kind: 'toolbar' } }));
+    expect(await client.waitClosed()).toEqual({ code: 4001, reason: 'unsupported_protocol' });
+    const other = await h.connect(server, { noHello: true });
+    other.sendRaw(JSON.stringify({ type: 'hello', protocol: 1, client: { kind: 'ü'.repeat(300) } }));
+    expect(await other.waitClosed()).toEqual({ code: 1008, reason: 'invalid_message' });
+    // The server still serves.
+    const ok = await h.connect(server);
+    expect(ok.state).not.toBeNull();
+  });
+
+  it('closes a client that keeps sending bad requests with 1008', async () => {
+    const server = await h.start({ limits: { maxBadFrames: 3 } });
+    const client = await h.connect(server);
+    for (let i = 0; i < 3; i++) client.sendJson({ type: 'no.such', id: `b${i}` });
+    expect((await client.waitClosed()).code).toBe(1008);
+    expect(client.frames.filter((f) => f.type === 'result' && f.error?.code === 'unknown_type')).toHaveLength(3);
+  });
+
   it('refuses an invalid version-1 hello with invalid_message naming the path, and close 1008', async () => {
     const server = await h.start();
     const client = await h.connect(server, { noHello: true });

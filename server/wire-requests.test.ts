@@ -100,7 +100,13 @@ describe('frames that are not requests', () => {
     const s = await setup();
     await expectErrorFrame(s.server, s.client, '[1,2,3]', { code: 'invalid_message', path: 'type' }, [s.other]);
     await expectErrorFrame(s.server, s.client, '42', { code: 'invalid_message', path: 'type' }, [s.other]);
-    await expectErrorFrame(s.server, s.client, JSON.stringify({ type: 7, id: 'x' }), { code: 'invalid_message', path: 'type' }, [s.other]);
+  });
+
+  it('answers a request with a usable id but no string type with a result, so the client is not left waiting', async () => {
+    const s = await setup();
+    s.client.sendJson({ type: 7, id: 'x' });
+    const result = await s.client.next('result');
+    expect(result).toMatchObject({ id: 'x', ok: false, error: { code: 'invalid_message', path: 'type' } });
   });
 
   it('answers a request without a usable id with an invalid_message error at path id', async () => {

@@ -61,6 +61,18 @@ export default function agentbar(options = {}) {
     configResolved(config) {
       logger = config.logger;
     },
+    // Pages that hold the token must not be framed by another site (PROTOCOL §1): a framing page
+    // could trick a click on Approve.
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const accept = req.headers.accept || '';
+        if (req.method === 'GET' && (accept.includes('text/html') || req.url === '/' || /\.html?(\?|$)/.test(req.url || ''))) {
+          res.setHeader('X-Frame-Options', 'DENY');
+          res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
+        }
+        next();
+      });
+    },
     transformIndexHtml() {
       const result = readConnection(file);
       if (!result.ok) {

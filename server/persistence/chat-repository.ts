@@ -80,3 +80,11 @@ export class ChatNotFoundError extends Error {
     this.name = 'ChatNotFoundError';
   }
 }
+
+/** Thrown by `loadMessages` when the chat's file could not be parsed; it was moved aside first. */
+export class UnreadableChatError extends Error {
+  constructor(chatId: string, reason: string) {
+    super(`Chat ${chatId} is unreadable (${reason}); its file was moved aside`);
+    this.name = 'UnreadableChatError';
+  }
+}

@@ -28,6 +28,7 @@ import { encodeChatFile, makeGeneration, parseChatFile, parseHeader, parseMessag
 import { parseChatFileName, resolveChatPaths, type ChatPaths } from './chat-paths.ts';
 import {
   ChatNotFoundError,
+  UnreadableChatError,
   type ChatRepository,
   type GetChat,
   type LoadedIndex,
@@ -587,7 +588,7 @@ export function createFileChatRepository(options: FileChatRepositoryOptions): Fi
       await setAside(state.paths.journal, 'its chat file was unreadable');
       chats.delete(chatId);
       state.deleted = true;
-      throw new Error(`Chat ${chatId} is unreadable (${parsed.reason}); its file was moved aside`);
+      throw new UnreadableChatError(chatId, parsed.reason);
     }
     const { header } = parsed.value;
     state.onDisk = true;

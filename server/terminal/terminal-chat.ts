@@ -121,8 +121,10 @@ export function createTerminalChat(options: { client: SyncClient; write: (text: 
         return;
       }
       case '/stop': {
-        if (!chatId) return;
-        const { stopped } = await client.request('run.stop', { chatId });
+        // Stop the run wherever it is: it may work in a chat that is not the active one.
+        const target = state?.run?.chatId ?? chatId;
+        if (!target) return;
+        const { stopped } = await client.request('run.stop', { chatId: target });
         if (!stopped) write('Nothing is running.\n');
         return;
       }

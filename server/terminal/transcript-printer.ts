@@ -40,6 +40,8 @@ export function createTranscriptPrinter(write: (text: string) => void) {
   let chatId: string | null = null;
   let messages: readonly Message[] | null = null;
   const printed = new Map<string, Printed>();
+  /** The message objects printed last time, by id. */
+  const seen = new Map<string, Message>();
   /** The message whose text the cursor ends in, so a continuation needs no header. */
   let open: { id: string; part: number } | null = null;
 
@@ -140,11 +142,17 @@ export function createTranscriptPrinter(write: (text: string) => void) {
         endLine();
         chatId = active.chatId;
         printed.clear();
+        seen.clear();
         write(`\n── ${state!.chats[active.chatId]?.title ?? active.chatId} ──\n`);
       }
       if (active.messages === messages) return;
       messages = active.messages;
-      for (const m of active.messages) printMessage(m);
+      // Structural sharing: a message object that did not change since the last state is skipped.
+      for (const m of active.messages) {
+        if (seen.get(m.id) === m) continue;
+        seen.set(m.id, m);
+        printMessage(m);
+      }
     },
   };
 }

@@ -1,26 +1,16 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useToolbar } from '../context.ts';
-import { selectActiveChatId, selectMessages } from '../selectors.ts';
+import { countAwaitingApproval, selectActiveChatId, selectMessages } from '../selectors.ts';
 import { ArrowDownIcon } from './icons.tsx';
 import { MessageView } from './MessageView.tsx';
 
 /** Within this many px of the bottom the list counts as "at the end" and follows new text. */
 const STICK_THRESHOLD = 48;
 
-/** True when a tool call near the end of the chat waits for the user (a look at the last few messages only). */
-function selectAwaitingApproval(s: Parameters<typeof selectMessages>[0]): boolean {
-  const messages = selectMessages(s);
-  for (let i = messages.length - 1; i >= Math.max(0, messages.length - 6); i--) {
-    const m = messages[i]!;
-    if (m.role === 'assistant' && m.content.some((p) => p.type === 'tool-call' && p.state === 'awaiting-approval')) return true;
-  }
-  return false;
-}
-
 function WorkingIndicator() {
   const run = useToolbar((s) => s.sync.state?.run ?? null);
   const activeChatId = useToolbar(selectActiveChatId);
-  const awaiting = useToolbar(selectAwaitingApproval);
+  const awaiting = useToolbar((s) => countAwaitingApproval(selectMessages(s)) > 0);
   // Between steps (messageId null) nothing streams: say the agent is still busy.
   if (!run || run.chatId !== activeChatId || run.messageId !== null) return null;
   if (awaiting) return <div class="ab-working">{run.agent} is waiting for your approval</div>;

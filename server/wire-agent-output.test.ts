@@ -1,0 +1,113 @@
+/**
+ * Agent output is input for every client and for the disk: whatever an agent hands over, the
+ * server keeps a valid state, keeps serving, and tells the agent (or the user) what went wrong.
+ */
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { StateSchema, type AssistantMessage, type ToolMessage } from '../shared/schemas.ts';
+import { defineAgent } from './agent.ts';
+import { userMessage } from './test-client.ts';
+import { Gate, activeMessages, gatedAgent, lastMessage, settle, useHarness, waitUntil } from './test-server.ts';
+
+const h = useHarness();
+
+describe('agent output the protocol cannot carry', () => {
+  it('refuses an invalid file part with an error the agent sees, and the state stays valid', async () => {
+    let seen = '';
+    const agent = defineAgent({
+      id: 'test/files',
+      description: 'Writes a file that is not a data URL',
+      async run(ctx) {
+        try {
+          ctx.reply.file({ data: 'https://example.test/x.png', mimeType: 'image/png' });
+        } catch (error) {
+          seen = (error as Error).message;
+        }
+        await ctx.reply.text('after');
+      },
+    });
+    const server = await h.start({ agents: [agent] });
+    const client = await h.connect(server);
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    await settle(server, client);
+    expect(seen).toMatch(/invalid file part: data/);
+    expect(v.safeParse(StateSchema, client.state).success).toBe(true);
+    expect((lastMessage(client.state) as AssistantMessage).content).toEqual([{ type: 'text', text: 'after' }]);
+  });
+
+  it('turns a cli result JSON cannot hold into an error result, and keeps serving', async () => {
+    const agent = defineAgent({
+      id: 'test/bigint',
+      description: 'A tool that returns a BigInt',
+      tools: [{ name: 'count', runtime: 'cli', execute: () => ({ rows: 10n }) }],
+      async run(ctx) {
+        const result = await ctx.callTool({ name: 'count' });
+        await ctx.reply.text(result.isError ? 'tool failed' : 'tool ok');
+      },
+    });
+    const server = await h.start({ agents: [agent] });
+    const client = await h.connect(server);
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    await settle(server, client);
+    const tool = activeMessages(client.state).find((m) => m.role === 'tool') as ToolMessage;
+    expect(tool.content[0]).toMatchObject({ isError: true, output: expect.stringContaining('cannot be sent as JSON') });
+    expect(lastMessage(client.state)).toMatchObject({ role: 'assistant', status: 'done' });
+    expect(await client.ok('chat.create', {})).toHaveProperty('chatId');
+  });
+
+  it('survives a Stop while the agent has a tool call it never awaits', async () => {
+    const gate = new Gate();
+    const agent = defineAgent({
+      id: 'test/careless',
+      description: 'Starts a call and forgets it',
+      async run(ctx) {
+        void ctx.callTool({ name: 'get_page_info', runtime: 'toolbar', requiresApproval: true });
+        await gate.wait(ctx.signal);
+      },
+    });
+    const server = await h.start({ agents: [agent] });
+    const client = await h.connect(server);
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    await waitUntil(() => gate.entered === 1, 'the agent to wait');
+    expect(await client.ok('run.stop', { chatId })).toEqual({ stopped: true });
+    await settle(server, client);
+    expect(JSON.stringify(client.state)).not.toMatch(/awaiting-approval/);
+    expect(await client.ok('chat.create', {})).toHaveProperty('chatId');
+  });
+});
+
+describe('a run in a chat that is not active', () => {
+  it('lets the user switch back to the chat the agent works in, where Stop is', async () => {
+    const gate = new Gate();
+    const server = await h.start({ agents: [gatedAgent(gate)] });
+    const client = await h.connect(server);
+    const { chatId: working } = await client.ok('chat.create', { title: 'Working' });
+    await client.ok('message.send', userMessage(working, 'go'));
+    await waitUntil(() => gate.entered === 1, 'the agent to wait');
+    await client.ok('chat.create', { title: 'Elsewhere' });
+    await client.ok('chat.switch', { chatId: working });
+    expect(client.state!.activeChatId).toBe(working);
+    expect(await client.ok('run.stop', { chatId: working })).toEqual({ stopped: true });
+  });
+
+  it('sends tool.run after the patch that creates the call', async () => {
+    const agent = defineAgent({
+      id: 'test/tool',
+      description: 'Calls a toolbar tool',
+      async run(ctx) {
+        await ctx.callTool({ name: 'get_page_info', runtime: 'toolbar' });
+      },
+    });
+    const server = await h.start({ agents: [agent] });
+    const client = await h.connect(server, { kind: 'toolbar', tools: [{ name: 'get_page_info', description: '', inputSchema: {} }] });
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    const run = await client.next('tool.run', 0);
+    const at = client.frames.indexOf(run);
+    const before = JSON.stringify(client.frames.slice(0, at).filter((f) => f.type === 'patch'));
+    expect(before).toContain(run.toolCallId);
+  });
+});
