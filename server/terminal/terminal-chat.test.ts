@@ -26,6 +26,22 @@ async function openTerminal(paceMs = 0) {
 }
 
 describe('terminal chat', () => {
+  it('holds lines typed before the connection is up, then sends them in order', async () => {
+    const server = await h.start({ agents: createDemoAgents({ paceMs: 0 }) });
+    const client = createSyncClient({ connect: createWebSocketConnector(`${server.url}?token=${server.token}`, WebSocket), client: { kind: 'cli' } });
+    clients.push(client);
+    let out = '';
+    const chat = createTerminalChat({ client, write: (s) => (out += s) });
+    const first = chat.handleLine('/new Piped');
+    const second = chat.handleLine('file');
+    client.start();
+    await Promise.all([first, second]);
+    await expect.poll(() => client.getSnapshot().state?.run ?? null).toBeNull();
+    expect(out).not.toContain('!');
+    expect(out).toContain('── Piped ──');
+    expect(out).toContain('[file orders.csv]');
+  });
+
   it('starts a chat on the first message and prints the streamed reply once', async () => {
     const t = await openTerminal();
     await t.chat.handleLine('markdown');

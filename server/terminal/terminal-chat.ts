@@ -34,7 +34,7 @@ function pendingApproval(client: SyncClient): ToolCallPart | undefined {
  * const chat = createTerminalChat({ client, write: (s) => process.stdout.write(s) });
  * readline.on('line', (line) => chat.handleLine(line));
  */
-export function createTerminalChat(options: { client: SyncClient; write: (text: string) => void; onQuit?: () => void }) {
+export function createTerminalChat(options: { client: SyncClient; write: (text: string) => void; onQuit?: () => void; connectWaitMs?: number }) {
   const printer = createTranscriptPrinter(options.write);
   const { client } = options;
   const write = (text: string) => printer.note(text);
@@ -145,16 +145,42 @@ export function createTerminalChat(options: { client: SyncClient; write: (text: 
     });
   }
 
+  /** Lines typed (or piped) before the handshake wait for it, up to `connectWaitMs`. */
+  function waitConnected(): Promise<void> {
+    const status = client.getSnapshot().status;
+    if (status === 'connected' || status === 'closed') return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stop();
+        resolve();
+      };
+      const timer = setTimeout(done, options.connectWaitMs ?? 10_000);
+      const stop = client.subscribe(() => {
+        if (client.getSnapshot().status === 'connected') done();
+      });
+    });
+  }
+
+  // Lines run one after another, in the order typed.
+  let queue: Promise<void> = Promise.resolve();
+
   return {
     /** Runs one typed line; errors (an agent's rejection, busy, offline) are printed, never thrown. */
-    async handleLine(line: string): Promise<void> {
-      try {
-        await run(line);
-      } catch (error) {
-        const e = error as { code?: string; message?: string };
-        write(`! ${e.message ?? String(error)}${e.code ? ` (${e.code})` : ''}\n`);
-      }
+    handleLine(line: string): Promise<void> {
+      queue = queue.then(() => runLine(line));
+      return queue;
     },
     dispose: unsubscribe,
   };
+
+  async function runLine(line: string): Promise<void> {
+    try {
+      if (!['/quit', '/exit', '/help'].includes(line.trim())) await waitConnected();
+      await run(line);
+    } catch (error) {
+      const e = error as { code?: string; message?: string };
+      write(`! ${e.message ?? String(error)}${e.code ? ` (${e.code})` : ''}\n`);
+    }
+  }
 }
