@@ -106,3 +106,22 @@ test('refuses to switch or delete chats while the agent works, and shows its rea
   await expect(toolbar.alert).toBeHidden();
   await expect(toolbar.userMessages).toHaveText(['quiet help']);
 });
+
+test('marks the chat the agent works in, and lets the user go back there to stop it', async ({ toolbar, page }, testInfo) => {
+  await toolbar.newChat();
+  await toolbar.send('working long');
+  const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
+  await expect(streaming).toContainText('Step 1 of a long plan');
+
+  // A new chat is allowed while the agent works; the working chat keeps its marker.
+  await toolbar.newChat();
+  await expect(toolbar.chat('working long').locator('.ab-tab-running')).toBeVisible();
+  await expect(toolbar.stopButton).toBeHidden();
+  await snap(page, testInfo, 'chats-running-elsewhere');
+
+  await toolbar.chat('working long').click();
+  await expect(toolbar.activeChat).toHaveText('working long');
+  await toolbar.stopButton.click();
+  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, stopped' })).toBeVisible();
+  await expect(toolbar.chat('working long').locator('.ab-tab-running')).toHaveCount(0);
+});

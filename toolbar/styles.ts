@@ -206,6 +206,7 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-note { color: var(--muted); font-size: 12px; font-style: italic; }
 .ab-working { color: var(--muted); font-size: 12px; display: flex; align-items: center; gap: 8px; padding: 2px 0 6px; }
 .ab-typing { display: inline-flex; gap: 3px; }
+.ab-tab-running { display: inline-block; width: 6px; height: 6px; margin-left: 6px; vertical-align: middle; border-radius: 50%; background: var(--accent); animation: ab-pulse 1s ease-in-out infinite; }
 .ab-typing i { width: 5px; height: 5px; border-radius: 50%; background: var(--muted); animation: ab-bounce 1.2s infinite ease-in-out; }
 .ab-typing i:nth-child(2) { animation-delay: 0.15s; }
 .ab-typing i:nth-child(3) { animation-delay: 0.3s; }

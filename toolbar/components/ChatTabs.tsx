@@ -77,6 +77,8 @@ export function ChatTabs() {
   const chats = useToolbar(selectChatsSorted);
   const activeId = useToolbar(selectActiveChatId);
   const connected = useToolbar((s) => s.sync.status === 'connected');
+  // The chat the agent works in, so a run outside the active chat can be found (and stopped there).
+  const runningId = useToolbar((s) => s.sync.state?.run?.chatId ?? null);
   const [renaming, setRenaming] = useState(false);
   const [confirming, setConfirming] = useState<ChatInfo | null>(null);
   const strip = useRef<HTMLDivElement>(null);
@@ -122,13 +124,14 @@ export function ChatTabs() {
                 type="button"
                 class="ab-tab-btn"
                 aria-current={active ? 'true' : undefined}
-                title={`${chatTitle(chat)} · ${chat.messageCount} message${chat.messageCount === 1 ? '' : 's'}`}
+                title={`${chatTitle(chat)} · ${chat.messageCount} message${chat.messageCount === 1 ? '' : 's'}${chat.id === runningId ? ' · the agent is working here' : ''}`}
                 disabled={!connected && !active}
                 onClick={() => {
                   if (!active) void actions.switchChat(chat.id);
                 }}
               >
                 {chatTitle(chat)}
+                {chat.id === runningId ? <span class="ab-tab-running" aria-hidden="true" /> : null}
               </button>
               {active ? (
                 <span class="ab-tab-tools">

@@ -1,12 +1,14 @@
-import { useMemo } from 'preact/hooks';
-import { parseMarkdown } from '../markdown/parse-blocks.ts';
-import { renderBlocks } from '../markdown/render-markdown.tsx';
+import { useMemo, useRef } from 'preact/hooks';
+import { createMarkdownRenderer, type MarkdownRenderer } from '../markdown/incremental-markdown.ts';
 
 /**
- * Markdown text as VNodes (never as HTML). Re-parsed only when the text changes, which for a
- * streaming message is once per patch of that message alone.
+ * Markdown text as VNodes (never as HTML). A streaming message grows by appends: only its open
+ * tail is parsed again per patch, the blocks before it keep their parsed VNodes.
  */
 export function Markdown({ text }: { text: string }) {
-  const nodes = useMemo(() => renderBlocks(parseMarkdown(text)), [text]);
+  const renderer = useRef<MarkdownRenderer | null>(null);
+  renderer.current ??= createMarkdownRenderer();
+  const md = renderer.current;
+  const nodes = useMemo(() => md.render(text), [md, text]);
   return <div class="ab-md">{nodes}</div>;
 }

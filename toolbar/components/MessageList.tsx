@@ -1,11 +1,56 @@
+import type { VNode } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { Message } from '../../shared/schemas.ts';
 import { useToolbar } from '../context.ts';
 import { countAwaitingApproval, selectActiveChatId, selectMessages } from '../selectors.ts';
 import { ArrowDownIcon } from './icons.tsx';
+import { memo } from './memo.ts';
 import { MessageView } from './MessageView.tsx';
 
 /** Within this many px of the bottom the list counts as "at the end" and follows new text. */
 const STICK_THRESHOLD = 48;
+
+/**
+ * Messages per memoized group. A streaming patch replaces one message (the last), so the list
+ * renders N / GROUP_SIZE group elements and the GROUP_SIZE message elements of one group,
+ * instead of N message elements. Groups sit at fixed indexes: a message never moves to another
+ * group as the chat grows, so its DOM (focus, open details, a half-typed reason) stays mounted.
+ */
+const GROUP_SIZE = 40;
+
+interface GroupProps {
+  messages: readonly Message[];
+  /** The group's messages are `messages[start..end)`. */
+  start: number;
+  end: number;
+  chatId: string;
+}
+
+/** Same messages (by identity, which structural sharing keeps exact) in the same range. */
+function isSameGroup(prev: GroupProps, next: GroupProps): boolean {
+  if (prev.chatId !== next.chatId || prev.start !== next.start || prev.end !== next.end) return false;
+  if (prev.messages === next.messages) return true;
+  for (let i = prev.start; i < prev.end; i++) if (prev.messages[i] !== next.messages[i]) return false;
+  return true;
+}
+
+const MessageGroup = memo(function MessageGroup({ messages, start, end, chatId }: GroupProps) {
+  const views: VNode[] = [];
+  for (let i = start; i < end; i++) {
+    const m = messages[i]!;
+    views.push(<MessageView key={m.id} message={m} chatId={chatId} />);
+  }
+  return <>{views}</>;
+}, isSameGroup);
+
+function renderGroups(messages: readonly Message[], chatId: string): VNode[] {
+  const groups: VNode[] = [];
+  for (let start = 0; start < messages.length; start += GROUP_SIZE) {
+    const end = Math.min(start + GROUP_SIZE, messages.length);
+    groups.push(<MessageGroup key={start} messages={messages} start={start} end={end} chatId={chatId} />);
+  }
+  return groups;
+}
 
 function WorkingIndicator() {
   const run = useToolbar((s) => s.sync.state?.run ?? null);
@@ -100,7 +145,7 @@ export function MessageList() {
               Ask the agent about this page. Pick elements to show it what you mean.
             </div>
           ) : (
-            messages.map((m) => <MessageView key={m.id} message={m} chatId={chatId ?? ''} />)
+            renderGroups(messages, chatId ?? '')
           )}
           <WorkingIndicator />
         </div>

@@ -36,7 +36,8 @@ const LIST_ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$/;
 const TABLE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 const TASK = /^\[([ xX])\][ \t]+/;
 
-function isBlank(line: string): boolean {
+/** A line of only whitespace: it separates blocks. */
+export function isBlank(line: string): boolean {
   return line.trim() === '';
 }
 
@@ -90,7 +91,8 @@ function parseAlign(cell: string): Align {
   return null;
 }
 
-function parseLines(lines: string[], depth: number): Block[] {
+/** `starts`, when given, receives the index of each block's first line (one entry per block). */
+function parseLines(lines: string[], depth: number, starts?: number[]): Block[] {
   const blocks: Block[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -99,6 +101,8 @@ function parseLines(lines: string[], depth: number): Block[] {
       i++;
       continue;
     }
+    // Every branch below pushes exactly one block.
+    starts?.push(i);
 
     const fence = FENCE.exec(line);
     if (fence) {
@@ -261,6 +265,27 @@ function parseList(lines: string[], from: number, depth: number): { block: Block
  * // [{ type: 'heading', level: 1, … }, { type: 'code', lang: 'ts', text: 'let a = 1', closed: true }]
  */
 export function parseMarkdown(text: string): Block[] {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n').map(expandTabs);
-  return parseLines(lines, 0);
+  return parseLines(splitLines(text), 0);
+}
+
+/**
+ * Splits text into the lines the parser reads: any line break (`\r\n`, `\r`, `\n`) ends a line,
+ * tabs become spaces.
+ *
+ * @example
+ * splitLines('a\r\n\tb') // ['a', '    b']
+ */
+export function splitLines(text: string): string[] {
+  return text.replace(/\r\n?/g, '\n').split('\n').map(expandTabs);
+}
+
+/**
+ * Parses lines (from `splitLines`) as a whole document and reports where each top-level block
+ * starts: `starts[k]` is the index of the first line of `blocks[k]`.
+ *
+ * @example
+ * parseTopLevel(splitLines('# A\n\ntext'), []) // blocks: heading, paragraph; starts: [0, 2]
+ */
+export function parseTopLevel(lines: string[], starts: number[]): Block[] {
+  return parseLines(lines, 0, starts);
 }

@@ -115,3 +115,14 @@ function renderBlock(block: Block, i: number): VNode {
 export function renderBlocks(blocks: readonly Block[]): VNode[] {
   return blocks.map(renderBlock);
 }
+
+/**
+ * Renders blocks that continue a list of blocks rendered before: keys count on from `first`, so
+ * the pieces concatenated equal `renderBlocks` of all blocks.
+ *
+ * @example
+ * [...renderBlocks(head), ...renderBlocksFrom(rest, head.length)]
+ */
+export function renderBlocksFrom(blocks: readonly Block[], first: number): VNode[] {
+  return blocks.map((block, i) => renderBlock(block, first + i));
+}

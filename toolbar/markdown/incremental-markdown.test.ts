@@ -1,0 +1,71 @@
+import { isValidElement, type VNode } from 'preact';
+import { describe, expect, it } from 'vitest';
+import { createMarkdownRenderer } from './incremental-markdown.ts';
+import { makeMarkdownSample, TRICKY_SAMPLES } from './markdown-samples.ts';
+import { parseMarkdown } from './parse-blocks.ts';
+import { renderBlocks } from './render-markdown.tsx';
+
+/** A VNode tree as plain data: element or component, key, props and children, in order. */
+function describeTree(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(describeTree);
+  if (!isValidElement(node)) return node;
+  const { children, ...props } = node.props as Record<string, unknown>;
+  const type = typeof node.type === 'string' ? node.type : (node.type as { name: string }).name;
+  return { type, key: node.key, props, children: describeTree(children) };
+}
+
+function renderWhole(text: string) {
+  return describeTree(renderBlocks(parseMarkdown(text)));
+}
+
+/** Streams `text` into one renderer in pieces of `size` characters, checking every step. */
+function expectStreamMatches(text: string, size: number) {
+  const md = createMarkdownRenderer();
+  for (let end = Math.min(size, text.length); ; end = Math.min(end + size, text.length)) {
+    const prefix = text.slice(0, end);
+    expect(describeTree(md.render(prefix)), `${JSON.stringify(text)} at ${end}`).toEqual(renderWhole(prefix));
+    if (end === text.length) break;
+  }
+}
+
+describe('createMarkdownRenderer', () => {
+  it('renders exactly what a full parse renders at every step of a stream', () => {
+    for (const text of TRICKY_SAMPLES) expectStreamMatches(text, 1);
+    for (let seed = 1; seed <= 30; seed++) {
+      const text = makeMarkdownSample(seed);
+      expectStreamMatches(text, 1);
+      expectStreamMatches(text, 4);
+      expectStreamMatches(text, 17);
+    }
+  });
+
+  it('reuses the VNodes of settled blocks while the text grows', () => {
+    const md = createMarkdownRenderer();
+    const first = md.render('# Title\n\nfirst paragraph\n\nsecond\n');
+    const second = md.render('# Title\n\nfirst paragraph\n\nsecond\nparagraph, longer');
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).toBe(first[1]);
+    expect(second[2]).not.toBe(first[2]);
+    expect(describeTree(second)).toEqual(renderWhole('# Title\n\nfirst paragraph\n\nsecond\nparagraph, longer'));
+  });
+
+  it('keeps a code block being streamed open, then settles it once closed', () => {
+    const md = createMarkdownRenderer();
+    const open = md.render('text\n\n```js\nlet a;\n\nlet b;\n');
+    const closed = md.render('text\n\n```js\nlet a;\n\nlet b;\n```\n\nafter\n');
+    expect(closed[0]).toBe(open[0]);
+    expect(closed[1]).not.toBe(open[1]);
+    expect((closed[1] as VNode<{ text: string }>).props.text).toBe('let a;\n\nlet b;');
+    const later = md.render('text\n\n```js\nlet a;\n\nlet b;\n```\n\nafter more\n');
+    expect(later[1]).toBe(closed[1]);
+  });
+
+  it('starts over when the text changes other than by an append', () => {
+    const md = createMarkdownRenderer();
+    md.render('one\n\ntwo\n\nthree\n');
+    const edited = md.render('uno\n\ntwo\n\nthree\n');
+    expect(describeTree(edited)).toEqual(renderWhole('uno\n\ntwo\n\nthree\n'));
+    expect(describeTree(md.render(''))).toEqual([]);
+    expect(describeTree(md.render('- a\n\n- b'))).toEqual(renderWhole('- a\n\n- b'));
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * Markdown test inputs for the streaming tests: hand-picked cases where a blank line does not end
+ * a block, and a seeded generator mixing every block kind with every kind of separator.
+ */
+
+/** Texts whose blank lines sit inside fences, loose lists, item continuations and the like. */
+export const TRICKY_SAMPLES: readonly string[] = [
+  'intro\n\n```ts\nconst a = 1;\n\n\nconst b = 2;\n```\n\nafter the fence\n\nlast',
+  '~~~\n```\n\nstill code\n~~~\n\n````md\n```\n\n```\n````\n\ndone\n',
+  '- one\n\n- two\n\n- three\n\nafter the list\n\nend',
+  '1. first\n\n   continued after a blank line\n\n2. second\n\n10) other list\n\ntext',
+  '- item\n  ```\n  code\n\n  more code\n  ```\n- next\n\npara',
+  '- a\n  - nested\n\n    nested continued\n\n- b\n\n\n- c\n\nx',
+  '| a | b |\n|:--|--:|\n| 1 | 2 |\n| 3 | 4 |\n\n| c |\n|---|\n| 5 |\n\ntext',
+  '> quote\n> ```\n>\n> code in quote\n\n> another quote\n\npara\n',
+  '# Heading\n\n---\n\n***\n\n## Sub ##\n\npara one\nline two\n\n   ```\n   indented fence\n\n   ```\n\nz',
+  'a\r\n\r\n- b\r\n\r\n- c\r\n\r\n```\r\nx\r\n\r\ny\r\n```\r\n\r\nd',
+  'tabs\n\n-\tone\n\n\t- two\n\n\tcode-ish\n\n\ntrailing   \n  \n\nspaces',
+  'text\n\n    ```\n    not a fence at top level\n\n    ```\n\nmore',
+  '```\nnever closed\n\nstill streaming\n\n- not a list',
+];
+
+const PARTS: readonly ((r: () => number) => string)[] = [
+  (r) => `paragraph ${Math.floor(r() * 100)} with *em* and \`code\``,
+  (r) => `${'#'.repeat(1 + Math.floor(r() * 6))} heading`,
+  () => '```js\nlet x = 1;\n\n\nx++;\n```',
+  () => '~~~\n```\n\n~~~',
+  () => '```\nopen fence',
+  () => '- a\n- b\n\n- c',
+  () => '1. a\n\n   more a\n2. b',
+  () => '- [x] done\n- [ ] todo\n  - nested\n\n    nested para',
+  () => '| h | i |\n| --- | :-: |\n| 1 | 2 |',
+  () => '> q1\n>\n> q2',
+  () => '---',
+  () => 'line\nlazy line',
+  () => '  indented text',
+  () => '\tcode?',
+  () => '1) paren list',
+  () => '* star list\n\n+ plus list',
+];
+
+const SEPARATORS: readonly string[] = ['\n', '\n\n', '\n\n\n', '\r\n\r\n', ' \n\n', '\n  \n', '\r\r'];
+
+/**
+ * A deterministic pseudo-random Markdown text.
+ *
+ * @example
+ * makeMarkdownSample(7) // same text on every run
+ */
+export function makeMarkdownSample(seed: number, parts = 12): string {
+  let state = seed >>> 0 || 1;
+  // xorshift32: small, seeded, good enough to pick parts.
+  const random = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+  let text = '';
+  for (let i = 0; i < parts; i++) {
+    text += PARTS[Math.floor(random() * PARTS.length)]!(random);
+    text += SEPARATORS[Math.floor(random() * SEPARATORS.length)]!;
+  }
+  return text;
+}
