@@ -11,7 +11,7 @@ import {
   selectRunInActiveChat,
   selectSendBlocker,
 } from './selectors.ts';
-import type { ToolbarState } from './store.ts';
+import { INITIAL_UI_STATE, type ToolbarState } from './store.ts';
 import { makeState } from './test-fixtures.ts';
 
 function ui(sync: Partial<SyncView>, rest: Partial<ToolbarState> = {}): ToolbarState {
@@ -20,17 +20,7 @@ function ui(sync: Partial<SyncView>, rest: Partial<ToolbarState> = {}): ToolbarS
     open: true,
     width: 380,
     height: 560,
-    draft: '',
-    attachments: [],
-    pendingClientMessageId: null,
-    sending: false,
-    composerError: null,
-    agentChoice: null,
-    picked: [],
-    picking: false,
-    hovered: null,
-    highlights: [],
-    chatError: null,
+    ...INITIAL_UI_STATE,
     ...rest,
   };
 }

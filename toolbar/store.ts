@@ -87,6 +87,21 @@ export const DEFAULT_PREFS: UiPrefs = { open: false, width: 380, height: 560 };
 export const SIZE_BOUNDS = { minWidth: 320, maxWidth: 960, minHeight: 360, maxHeight: 1200 } as const;
 /** Picked elements are sent with each message; the protocol allows this many. */
 export const MAX_PICKED = 50;
+
+/** What a fresh toolbar holds besides its preferences and the server's view. */
+export const INITIAL_UI_STATE: Omit<ToolbarState, keyof UiPrefs | 'sync'> = {
+  draft: '',
+  attachments: [],
+  pendingClientMessageId: null,
+  sending: false,
+  composerError: null,
+  agentChoice: null,
+  picked: [],
+  picking: false,
+  hovered: null,
+  highlights: [],
+  chatError: null,
+};
 const MAX_HIGHLIGHTS = 20;
 
 function clamp(n: number, min: number, max: number): number {
@@ -152,17 +167,7 @@ export function createToolbarStore(options: CreateToolbarStoreOptions): { store:
   const store = createStore<ToolbarStoreState>()((set, get) => ({
     ...prefs,
     sync: client.getSnapshot(),
-    draft: '',
-    attachments: [],
-    pendingClientMessageId: null,
-    sending: false,
-    composerError: null,
-    agentChoice: null,
-    picked: [],
-    picking: false,
-    hovered: null,
-    highlights: [],
-    chatError: null,
+    ...INITIAL_UI_STATE,
 
     setOpen: (open) => set({ open }),
     setSize: (width, height) => set(clampSize(width, height)),
