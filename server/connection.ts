@@ -69,7 +69,13 @@ export class ClientConnection implements ToolClient, RequestClient {
   private held: string[] = [];
   private inFlight = 0;
   private badFrames = 0;
-  /** bufferedAmount right after the last patch or snapshot was handed to the socket. */
+  /**
+   * The largest frame handed to the socket since its buffer was last under the limit. A client
+   * still reading a big frame (a snapshot of a big chat, a message with images) is not lagging:
+   * only what is buffered beyond that frame counts.
+   */
+  private pinnedBytes = 0;
+  /** bufferedAmount right after the last state frame was handed to the socket. */
   private bufferedAfterSend = 0;
   private readonly helloTimer: ReturnType<typeof setTimeout>;
   private unsubscribe: (() => void) | null = null;
@@ -105,15 +111,32 @@ export class ClientConnection implements ToolClient, RequestClient {
 
   private sendPatch(frame: string): void {
     if (this.closed || this.lagging) return;
+    const limit = this.host.limits.sendBufferBytes;
     const buffered = this.ws.bufferedAmount;
-    // Over the limit and nothing drained since the last send: the client stopped reading. (One
-    // big frame, such as a snapshot with images, drains between sends and is not lagging.)
-    if (buffered > this.host.limits.sendBufferBytes && buffered >= this.bufferedAfterSend) {
+    // What left the buffer since the last send (sent, or shrunk by deflate) no longer pins it.
+    this.pinnedBytes = Math.max(0, this.pinnedBytes - Math.max(0, this.bufferedAfterSend - buffered));
+    if (buffered <= limit) this.pinnedBytes = 0;
+    else if (buffered > limit + this.pinnedBytes) {
       this.startLagging();
       return;
     }
+    this.sendStateFrame(frame);
+  }
+
+  /**
+   * Hands a snapshot or patch to the socket. With deflate on, `bufferedAmount` counts a frame's
+   * uncompressed size until zlib is done with it, so right after a big snapshot the buffer is over
+   * the limit whether or not the client reads; comparing against the pinned frame keeps that from
+   * looking like lag (which used to answer every patch with another snapshot).
+   */
+  private sendStateFrame(frame: string): void {
     this.ws.send(frame);
+    const limit = this.host.limits.sendBufferBytes;
     this.bufferedAfterSend = this.ws.bufferedAmount;
+    if (this.bufferedAfterSend > limit) {
+      const bytes = frame.length > limit / 4 ? Buffer.byteLength(frame, 'utf8') : frame.length;
+      this.pinnedBytes = Math.max(this.pinnedBytes, bytes);
+    }
   }
 
   private startLagging(): void {
@@ -137,8 +160,8 @@ export class ClientConnection implements ToolClient, RequestClient {
     const snapshot = this.host.store.snapshotFrame();
     this.lagging = false;
     // A fresh snapshot replaces every patch it missed; its rev jumps ahead.
-    this.ws.send(snapshot);
-    this.bufferedAfterSend = this.ws.bufferedAmount;
+    this.pinnedBytes = 0;
+    this.sendStateFrame(snapshot);
     const held = this.held;
     this.held = [];
     for (const frame of held) this.ws.send(frame);
@@ -198,8 +221,8 @@ export class ClientConnection implements ToolClient, RequestClient {
     const store = this.host.store;
     const missed = hello.resume && hello.resume.session === store.session ? store.framesSince(hello.resume.rev) : null;
     this.ws.send(JSON.stringify({ type: 'welcome', protocol: PROTOCOL_VERSION, session: store.session, resumed: missed !== null }));
-    if (missed) for (const frame of missed) this.ws.send(frame);
-    else this.ws.send(store.snapshotFrame());
+    if (missed) for (const frame of missed) this.sendStateFrame(frame);
+    else this.sendStateFrame(store.snapshotFrame());
     this.ready = true;
     this.unsubscribe = store.subscribe((frame) => this.sendPatch(frame));
     this.host.joined(this);
