@@ -1,5 +1,5 @@
 /**
- * Section 6: persistence. Calls `measurePersistence` (server/persistence/bench-persistence.ts,
+ * Section 6: persistence. Calls `measurePersistence` (bench/persistence-measure.ts,
  * owned by the persistence work) when it exists, and measures a real server starting over
  * 1,000 chats × 50 messages: `startServer` time and the process's RSS.
  */
@@ -20,7 +20,7 @@ import { makeHistory } from './seed-chat.ts';
 import { spawnBenchServer } from './server-handle.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const MEASURE_MODULE = path.resolve(HERE, '../server/persistence/bench-persistence.ts');
+const MEASURE_MODULE = path.resolve(HERE, './persistence-measure.ts');
 const MB = 1024 * 1024;
 
 export interface StartFigures {
@@ -43,10 +43,10 @@ async function callMeasurePersistence(chats: number, messages: number): Promise<
   try {
     await access(MEASURE_MODULE);
   } catch {
-    return { unavailable: 'server/persistence/bench-persistence.ts does not exist' };
+    return { unavailable: 'bench/persistence-measure.ts does not exist' };
   }
   const mod = (await import(MEASURE_MODULE)) as { measurePersistence?: (options: { chats: number; messages: number }) => Promise<Record<string, unknown>> };
-  if (typeof mod.measurePersistence !== 'function') return { unavailable: 'bench-persistence.ts exports no measurePersistence' };
+  if (typeof mod.measurePersistence !== 'function') return { unavailable: 'persistence-measure.ts exports no measurePersistence' };
   return mod.measurePersistence({ chats, messages });
 }
 
@@ -136,7 +136,7 @@ export function persistenceSection(figures: PersistenceFigures): Section {
       if (num(repository, key) !== null) rows.push([`repository ${key}`, num(repository, key), '', '', '']);
     }
     notes.push(
-      `Repository rows come from measurePersistence (server/persistence/bench-persistence.ts): its own chats and its own 50,000-char reply in 4-char deltas at 100 deltas/s, run ${String(repository.timeScale ?? '?')}× faster than real time with the write delay scaled alike. Raw result in latest.json.`,
+      `Repository rows come from measurePersistence (bench/persistence-measure.ts): its own chats and its own 50,000-char reply in 4-char deltas at 100 deltas/s, run ${String(repository.timeScale ?? '?')}× faster than real time with the write delay scaled alike. Raw result in latest.json.`,
     );
   }
   rows.push(

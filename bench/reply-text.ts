@@ -6,7 +6,7 @@
  * output (gzip ~3x, see README) rather than a few sentences repeated.
  */
 
-import { createRandom } from '../server/seeded-random.ts';
+import { createRandom } from '../test-support/seeded-random.ts';
 
 const WORDS = (
   'the a this that it we you your our to of in on for with from by as at into when then so but and or not ' +

@@ -7,7 +7,7 @@ import { makeId } from '../shared/ids.ts';
 import type { ChatInfo, Message } from '../shared/schemas.ts';
 import { createFileChatRepository } from '../server/persistence/file-chat-repository.ts';
 import { BENCH_AGENT_ID } from './bench-agent.ts';
-import { createRandom } from '../server/seeded-random.ts';
+import { createRandom } from '../test-support/seeded-random.ts';
 import { makeReplyText } from './reply-text.ts';
 
 /**

@@ -5,7 +5,7 @@ import type { Op, PatchFrame, State, UserMessage } from '../shared/schemas.ts';
 import { ChatManager } from './chats.ts';
 import type { ChatRepository } from './persistence/chat-repository.ts';
 import { createMemoryChatRepository } from './persistence/memory-chat-repository.ts';
-import { assistantMessage, userMessage } from './persistence/test-fixtures.ts';
+import { assistantMessage, userMessage } from '../test-support/persistence-fixtures.ts';
 import { StateStore } from './state-store.ts';
 
 function emptyState(): State {

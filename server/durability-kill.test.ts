@@ -20,9 +20,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { AssistantMessage, Message, State } from '../shared/schemas.ts';
-import { isProcessAlive, killSpawnedServers, spawnServer, type SpawnedServer } from './spawn-server.ts';
-import { TestClient, userMessage } from './test-client.ts';
-import { createRandom } from './seeded-random.ts';
+import { isProcessAlive, killSpawnedServers, spawnServer, type SpawnedServer } from '../test-support/spawn-server.ts';
+import { TestClient, userMessage } from '../test-support/test-client.ts';
+import { createRandom } from '../test-support/seeded-random.ts';
 
 const ROUNDS = 12;
 /** How long before the kill a change must have been seen to count as written (see above). */

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentInfo, AssistantMessage, Message, State, ToolCallPart, UserMessage } from '../shared/schemas.ts';
 import { defineAgent, ToolDeniedError, type AgentDefinition } from './agent.ts';
-import { isProcessAlive, killSpawnedServers, runCli, spawnServer } from './spawn-server.ts';
-import { userMessage, type TestClient } from './test-client.ts';
+import { isProcessAlive, killSpawnedServers, runCli, spawnServer } from '../test-support/spawn-server.ts';
+import { userMessage, type TestClient } from '../test-support/test-client.ts';
 import {
   activeMessages,
   echoAgent,
@@ -23,7 +23,7 @@ import {
   waitUntil,
   type TestServer,
   type TestServerOptions,
-} from './test-server.ts';
+} from '../test-support/test-server.ts';
 
 const h = useHarness();
 

@@ -6,8 +6,8 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { StateSchema, type AssistantMessage, type ToolMessage } from '../shared/schemas.ts';
 import { defineAgent } from './agent.ts';
-import { userMessage } from './test-client.ts';
-import { Gate, activeMessages, gatedAgent, lastMessage, settle, useHarness, waitUntil } from './test-server.ts';
+import { userMessage } from '../test-support/test-client.ts';
+import { Gate, activeMessages, gatedAgent, lastMessage, settle, useHarness, waitUntil } from '../test-support/test-server.ts';
 
 const h = useHarness();
 

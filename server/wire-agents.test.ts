@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AssistantMessage, Message, UserMessage } from '../shared/schemas.ts';
 import { ToolDeniedError, defineAgent, type AgentDefinition } from './agent.ts';
 import { MAX_REPLY_CHARS } from './runs.ts';
-import { userMessage } from './test-client.ts';
+import { userMessage } from '../test-support/test-client.ts';
 import {
   Gate,
   activeMessages,
@@ -17,7 +17,7 @@ import {
   useHarness,
   waitUntil,
   type TestServer,
-} from './test-server.ts';
+} from '../test-support/test-server.ts';
 
 const h = useHarness();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineAgent, type AgentDefinition } from './agent.ts';
-import { userMessage, type TestClient } from './test-client.ts';
-import { Gate, activeMessages, settle, syncClients, textOf, useHarness, waitForLog, waitUntil, type TestServer } from './test-server.ts';
+import { userMessage, type TestClient } from '../test-support/test-client.ts';
+import { Gate, activeMessages, settle, syncClients, textOf, useHarness, waitForLog, waitUntil, type TestServer } from '../test-support/test-server.ts';
 
 const h = useHarness();
 

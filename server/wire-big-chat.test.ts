@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import { createRandom } from '../test-support/seeded-random.ts';
 import { defineAgent } from './agent.ts';
-import { userMessage } from './test-client.ts';
-import { Gate, settle, useHarness, waitUntil, type TestServer } from './test-server.ts';
+import { userMessage } from '../test-support/test-client.ts';
+import { Gate, settle, useHarness, waitUntil, type TestServer } from '../test-support/test-server.ts';
 
 const h = useHarness();
 
 /** Text that deflates about as well as real prose does (not a run of one letter). */
 function prose(bytes: number): string {
   const words = ['agent', 'toolbar', 'patch', 'snapshot', 'the', 'of', 'streams', 'chat', 'server', 'client', 'a', 'to'];
-  let seed = 7;
+  const random = createRandom(7);
   const out: string[] = [];
   let length = 0;
   while (length < bytes) {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    const word = words[seed % words.length]! + (seed % 13 === 0 ? '.\n' : ' ');
+    const word = words[Math.floor(random() * words.length)]! + (random() < 0.08 ? '.\n' : ' ');
     out.push(word);
     length += word.length;
   }

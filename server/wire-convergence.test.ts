@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../shared/schemas.ts';
 import { defineAgent } from './agent.ts';
-import { userMessage, type TestClient } from './test-client.ts';
-import { activeMessages, echoAgent, settle, textOf, useHarness, type TestServer } from './test-server.ts';
-import { createRandom } from './seeded-random.ts';
+import { userMessage, type TestClient } from '../test-support/test-client.ts';
+import { activeMessages, echoAgent, settle, textOf, useHarness, type TestServer } from '../test-support/test-server.ts';
+import { createRandom } from '../test-support/seeded-random.ts';
 
 const h = useHarness();
 

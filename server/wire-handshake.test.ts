@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectErrorFrame, expectUnchanged, useHarness, waitForLog, waitUntil } from './test-server.ts';
+import { expectErrorFrame, expectUnchanged, useHarness, waitForLog, waitUntil } from '../test-support/test-server.ts';
 
 const h = useHarness();
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../shared/limits.ts';
 import type { AgentDefinition } from './agent.ts';
 import { defineAgent } from './agent.ts';
-import { userMessage, type TestClient } from './test-client.ts';
+import { userMessage, type TestClient } from '../test-support/test-client.ts';
 import {
   Gate,
   activeMessages,
@@ -19,7 +19,7 @@ import {
   useHarness,
   waitUntil,
   type TestServer,
-} from './test-server.ts';
+} from '../test-support/test-server.ts';
 
 const h = useHarness();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { State } from '../shared/schemas.ts';
-import { userMessage, type TestClient } from './test-client.ts';
-import { settle, useHarness, type TestServer } from './test-server.ts';
+import { userMessage, type TestClient } from '../test-support/test-client.ts';
+import { settle, useHarness, type TestServer } from '../test-support/test-server.ts';
 
 const h = useHarness();
 

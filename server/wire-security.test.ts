@@ -3,8 +3,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defineAgent } from './agent.ts';
-import { TestClient, userMessage, type TestClientOptions } from './test-client.ts';
-import { echoAgent, expectRejected, settle, useHarness, type TestServer } from './test-server.ts';
+import { TestClient, userMessage, type TestClientOptions } from '../test-support/test-client.ts';
+import { echoAgent, expectRejected, settle, useHarness, type TestServer } from '../test-support/test-server.ts';
 
 const h = useHarness();
 

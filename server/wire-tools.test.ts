@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolMessage } from '../shared/schemas.ts';
 import { defineAgent, type AgentDefinition } from './agent.ts';
-import { userMessage, type TestClient, type TestClientOptions } from './test-client.ts';
+import { userMessage, type TestClient, type TestClientOptions } from '../test-support/test-client.ts';
 import {
   Gate,
   activeMessages,
@@ -14,7 +14,7 @@ import {
   useHarness,
   waitUntil,
   type TestServer,
-} from './test-server.ts';
+} from '../test-support/test-server.ts';
 
 const h = useHarness();
 

@@ -3,7 +3,7 @@ import { encodeChatFile, parseChatFile, parseHeader } from './chat-file-format.t
 import { resolveChatPaths } from './chat-paths.ts';
 import { InvalidChatIdError } from './chat-repository.ts';
 import { migrateMessage } from './migrate.ts';
-import { everyPartMessages } from './test-fixtures.ts';
+import { everyPartMessages } from '../../test-support/persistence-fixtures.ts';
 
 const info = { id: 'chat_1', title: 'T', createdAt: 1, updatedAt: 2, messageCount: 4 };
 

@@ -16,7 +16,7 @@ import { parseJournal } from './journal.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
-const childScript = path.join(here, 'crash-child.ts');
+const childScript = path.resolve(here, '../../test-support/crash-child.ts');
 const ROUNDS = 20;
 
 const children = new Set<ChildProcess>();

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AssistantMessage } from '../../shared/schemas.ts';
 import { ChatNotFoundError, InvalidChatIdError } from './chat-repository.ts';
 import { createFileChatRepository, type FileChatRepository } from './file-chat-repository.ts';
-import { assistantMessage, everyPartMessages, FakeServer, userMessage } from './test-fixtures.ts';
+import { assistantMessage, everyPartMessages, FakeServer, userMessage } from '../../test-support/persistence-fixtures.ts';
 
 let dir: string;
 let logs: { level: string; message: string }[];

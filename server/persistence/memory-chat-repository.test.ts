@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChatNotFoundError, InvalidChatIdError } from './chat-repository.ts';
 import { createMemoryChatRepository } from './memory-chat-repository.ts';
-import { assistantMessage, everyPartMessages, FakeServer, userMessage } from './test-fixtures.ts';
+import { assistantMessage, everyPartMessages, FakeServer, userMessage } from '../../test-support/persistence-fixtures.ts';
 
 function setup() {
   const server = new FakeServer();

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSyncClient, type SyncClient } from '../../shared/sync-client.ts';
 import { createWebSocketConnector } from '../../shared/transport.ts';
 import { createDemoAgents } from '../demo-agents.ts';
-import { useHarness } from '../test-server.ts';
+import { useHarness } from '../../test-support/test-server.ts';
 import { createTerminalChat } from './terminal-chat.ts';
 
 const h = useHarness();

@@ -1,6 +1,6 @@
 /**
- * The real `agentbar serve` as a child process, for tests that kill it: spawns
- * `node bin/agentbar.mjs serve --port 0 --data-dir DIR`, waits for the connection file it writes,
+ * The real `agentbar serve` as a child process, for tests that kill it and for the browser tests
+ * (`e2e/demo-server.ts`): spawns `node bin/agentbar.mjs serve --port 0 --data-dir DIR`, waits for the connection file it writes,
  * and keeps every child it made so `killSpawnedServers()` can end them after each test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -47,6 +47,11 @@ export interface SpawnOptions {
   env?: Record<string, string>;
   /** How long to wait for the connection file. Default 20 s. */
   readyTimeoutMs?: number;
+}
+
+export interface SpawnServerOptions extends SpawnOptions {
+  /** Arguments after `serve --data-dir DIR`. Default `['--port', '0']`. */
+  args?: string[];
 }
 
 const live = new Set<CliProcess>();
@@ -119,8 +124,8 @@ async function readConnectionFile(dataDir: string): Promise<{ url: string; http:
  *
  * @example const server = await spawnServer(dir, { env: { AGENTBAR_DEMO_PACE_MS: '2' } });
  */
-export async function spawnServer(dataDir: string, options: SpawnOptions = {}): Promise<SpawnedServer> {
-  const proc = runCli(['serve', '--port', '0', '--data-dir', dataDir], options);
+export async function spawnServer(dataDir: string, options: SpawnServerOptions = {}): Promise<SpawnedServer> {
+  const proc = runCli(['serve', '--data-dir', dataDir, ...(options.args ?? ['--port', '0'])], options);
   let exit: Exit | null = null;
   void proc.exited.then((e) => (exit = e));
   const deadline = Date.now() + (options.readyTimeoutMs ?? 20_000);

@@ -1,6 +1,6 @@
 /**
  * Persistence bench: how long `open()` takes over many chats, and how many bytes reach the disk
- * per streamed text byte. Run `npx tsx server/persistence/bench-persistence.ts [chats] [messages]`,
+ * per streamed text byte. Run `npx tsx bench/persistence-measure.ts [chats] [messages]`,
  * or call `measurePersistence` from the bench harness.
  */
 import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
@@ -8,10 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import type { ChatInfo, Message } from '../../shared/schemas.ts';
-import { encodeChatFile, makeGeneration } from './chat-file-format.ts';
-import { createFileChatRepository } from './file-chat-repository.ts';
-import { assistantMessage, FakeServer, userMessage } from './test-fixtures.ts';
+import type { ChatInfo, Message } from '../shared/schemas.ts';
+import { encodeChatFile, makeGeneration } from '../server/persistence/chat-file-format.ts';
+import { createFileChatRepository } from '../server/persistence/file-chat-repository.ts';
+import { assistantMessage, FakeServer, userMessage } from '../test-support/persistence-fixtures.ts';
 
 export interface PersistenceMeasurement {
   chats: number;

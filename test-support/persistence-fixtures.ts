@@ -1,7 +1,7 @@
 /** Chats for persistence tests and the bench: every part type, plus a fake server holding them. */
-import { applyPatchInPlace } from '../../shared/patch.ts';
-import type { AssistantMessage, ChatInfo, Message, Op, ToolMessage, UserMessage } from '../../shared/schemas.ts';
-import type { ChatRepository, ChatSnapshot } from './chat-repository.ts';
+import { applyPatchInPlace } from '../shared/patch.ts';
+import type { AssistantMessage, ChatInfo, Message, Op, ToolMessage, UserMessage } from '../shared/schemas.ts';
+import type { ChatRepository, ChatSnapshot } from '../server/persistence/chat-repository.ts';
 
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 

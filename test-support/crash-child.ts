@@ -1,5 +1,5 @@
 /**
- * A busy writer for the SIGKILL test: `node --import tsx server/persistence/crash-child.ts DIR [SEED]`.
+ * A busy writer for the SIGKILL test: `node --import tsx test-support/crash-child.ts DIR [SEED]`.
  * Opens the file repository on DIR, takes over every chat in it, then creates, renames, deletes and
  * streams into chats until killed. After each change it has flushed it prints one line on stdout:
  *   ready
@@ -11,10 +11,10 @@
  * Exits by itself when stdin closes (its parent died) or after 60 s, so it never lingers.
  */
 import { createHash } from 'node:crypto';
-import { makeId } from '../../shared/ids.ts';
-import type { AssistantMessage, Message } from '../../shared/schemas.ts';
-import { createFileChatRepository } from './file-chat-repository.ts';
-import { assistantMessage, FakeServer, userMessage } from './test-fixtures.ts';
+import { makeId } from '../shared/ids.ts';
+import type { AssistantMessage, Message } from '../shared/schemas.ts';
+import { createFileChatRepository } from '../server/persistence/file-chat-repository.ts';
+import { assistantMessage, FakeServer, userMessage } from './persistence-fixtures.ts';
 
 const dir = process.argv[2];
 if (!dir) {
