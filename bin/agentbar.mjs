@@ -1,7 +1,16 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources through tsx, so `npm start` needs no compile step.
-import { register } from 'tsx/esm/api';
+// The `agentbar` command. Installed from npm it runs the compiled JavaScript in lib/; in a checkout
+// of the repository (where the TypeScript sources are) it runs them through tsx, so `npm start` and
+// the tests always run the code as it is, with no compile step.
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('../server/cli.ts');
-await main(process.argv.slice(2));
+const source = new URL('../server/cli.ts', import.meta.url);
+let cli;
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  cli = await import(source.href);
+} else {
+  cli = await import('../lib/server/cli.js');
+}
+await cli.main(process.argv.slice(2));

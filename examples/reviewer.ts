@@ -1,4 +1,4 @@
-// examples/reviewer.ts — run with: npx tsx examples/reviewer.ts
+// examples/reviewer.ts — in this repository: npx tsx --conditions=source examples/reviewer.ts
 import { defineAgent, startServer } from 'agentbar';
 
 async function* words(text: string, signal: AbortSignal) {
