@@ -21,7 +21,7 @@ function slugHeading(heading: string): string {
 }
 
 function readAnchors(file: string): Set<string> {
-  const text = stripCode(readFileSync(file, 'utf8'));
+  const text = stripFences(readFileSync(file, 'utf8'));
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   for (const match of text.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
@@ -33,9 +33,13 @@ function readAnchors(file: string): Set<string> {
   return anchors;
 }
 
+function stripFences(markdown: string): string {
+  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+}
+
 /** Links inside code blocks and code spans are examples, not links. */
 function stripCode(markdown: string): string {
-  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
+  return stripFences(markdown).replace(/`[^`\n]*`/g, '');
 }
 
 function readLinks(file: string): string[] {
