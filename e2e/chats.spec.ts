@@ -74,54 +74,59 @@ test('creates, switches, renames and deletes chats; deleting asks first', async 
   await expect(toolbar.doneReplies()).toHaveCount(1);
 });
 
-test('refuses to switch or delete chats while the agent works, and shows its reason', async ({ toolbar, page }, testInfo) => {
-  await toolbar.newChat();
-  await toolbar.send('quiet help');
-  await expect(toolbar.doneReplies()).toHaveCount(1);
+test.describe('while a long reply streams', () => {
+  // Slower than the file's other replies: the run must still be going after a screenshot and several clicks on a busy machine (about 40 s of streaming; Stop ends it).
+  test.use({ paceMs: 40 });
 
-  await toolbar.newChat();
-  await toolbar.send('busy long');
-  const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
-  await expect(streaming).toContainText('Step 1 of a long plan');
+  test('refuses to switch or delete chats while the agent works, and shows its reason', async ({ toolbar, page }, testInfo) => {
+    await toolbar.newChat();
+    await toolbar.send('quiet help');
+    await expect(toolbar.doneReplies()).toHaveCount(1);
 
-  await toolbar.chat('quiet help').click();
-  await expect(toolbar.alert).toHaveText('The agent demo/guide is working; press Stop before you switch chats');
-  await expect(toolbar.activeChat).toHaveText('busy long');
-  await expect(toolbar.userMessages).toHaveText(['busy long']);
-  await expect(streaming).toBeVisible();
-  await snap(page, testInfo, 'chats-switch-rejected');
+    await toolbar.newChat();
+    await toolbar.send('busy long');
+    const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
+    await expect(streaming).toContainText('Step 1 of a long plan');
 
-  await toolbar.panel.getByRole('button', { name: 'Dismiss alert' }).click();
-  await expect(toolbar.alert).toBeHidden();
-  await toolbar.chats.getByRole('button', { name: 'Delete chat' }).click();
-  await toolbar.panel.getByRole('dialog', { name: 'Delete chat?' }).getByRole('button', { name: 'Delete' }).click();
-  await expect(toolbar.alert).toHaveText('The agent demo/guide is working; press Stop before you delete a chat');
-  await expect(toolbar.activeChat).toHaveText('busy long');
+    await toolbar.chat('quiet help').click();
+    await expect(toolbar.alert).toHaveText('The agent demo/guide is working; press Stop before you switch chats');
+    await expect(toolbar.activeChat).toHaveText('busy long');
+    await expect(toolbar.userMessages).toHaveText(['busy long']);
+    await expect(streaming).toBeVisible();
+    await snap(page, testInfo, 'chats-switch-rejected');
 
-  // Once stopped, the same switch goes through.
-  await toolbar.stopButton.click();
-  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, stopped' })).toBeVisible();
-  await toolbar.chat('quiet help').click();
-  await expect(toolbar.activeChat).toHaveText('quiet help');
-  await expect(toolbar.alert).toBeHidden();
-  await expect(toolbar.userMessages).toHaveText(['quiet help']);
-});
+    await toolbar.panel.getByRole('button', { name: 'Dismiss alert' }).click();
+    await expect(toolbar.alert).toBeHidden();
+    await toolbar.chats.getByRole('button', { name: 'Delete chat' }).click();
+    await toolbar.panel.getByRole('dialog', { name: 'Delete chat?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(toolbar.alert).toHaveText('The agent demo/guide is working; press Stop before you delete a chat');
+    await expect(toolbar.activeChat).toHaveText('busy long');
 
-test('marks the chat the agent works in, and lets the user go back there to stop it', async ({ toolbar, page }, testInfo) => {
-  await toolbar.newChat();
-  await toolbar.send('working long');
-  const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
-  await expect(streaming).toContainText('Step 1 of a long plan');
+    // Once stopped, the same switch goes through.
+    await toolbar.stopButton.click();
+    await expect(toolbar.log.getByRole('article', { name: 'demo/guide, stopped' })).toBeVisible();
+    await toolbar.chat('quiet help').click();
+    await expect(toolbar.activeChat).toHaveText('quiet help');
+    await expect(toolbar.alert).toBeHidden();
+    await expect(toolbar.userMessages).toHaveText(['quiet help']);
+  });
 
-  // A new chat is allowed while the agent works; the working chat keeps its marker.
-  await toolbar.newChat();
-  await expect(toolbar.chat('working long').locator('.ab-tab-running')).toBeVisible();
-  await expect(toolbar.stopButton).toBeHidden();
-  await snap(page, testInfo, 'chats-running-elsewhere');
+  test('marks the chat the agent works in, and lets the user go back there to stop it', async ({ toolbar, page }, testInfo) => {
+    await toolbar.newChat();
+    await toolbar.send('working long');
+    const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
+    await expect(streaming).toContainText('Step 1 of a long plan');
 
-  await toolbar.chat('working long').click();
-  await expect(toolbar.activeChat).toHaveText('working long');
-  await toolbar.stopButton.click();
-  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, stopped' })).toBeVisible();
-  await expect(toolbar.chat('working long').locator('.ab-tab-running')).toHaveCount(0);
+    // A new chat is allowed while the agent works; the working chat keeps its marker.
+    await toolbar.newChat();
+    await expect(toolbar.chat('working long').locator('.ab-tab-running')).toBeVisible();
+    await expect(toolbar.stopButton).toBeHidden();
+    await snap(page, testInfo, 'chats-running-elsewhere');
+
+    await toolbar.chat('working long').click();
+    await expect(toolbar.activeChat).toHaveText('working long');
+    await toolbar.stopButton.click();
+    await expect(toolbar.log.getByRole('article', { name: 'demo/guide, stopped' })).toBeVisible();
+    await expect(toolbar.chat('working long').locator('.ab-tab-running')).toHaveCount(0);
+  });
 });

@@ -124,20 +124,25 @@ test('shows a failing agent as a failed message with its error, and keeps servin
   await expect(toolbar.doneReplies().last().getByRole('table')).toContainText('a long reply, to try Stop');
 });
 
-test('Stop ends a long streaming reply as stopped', async ({ toolbar, page }, testInfo) => {
-  await toolbar.send('something long');
-  const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
-  await expect(streaming).toContainText('writing…');
-  await expect(streaming).toContainText('Step 2 of a long plan');
-  await snap(page, testInfo, 'long-streaming');
+test.describe('while a long reply streams', () => {
+  // Slower than the file's other replies: the run must still be going after a screenshot and several clicks on a busy machine (about 40 s of streaming; Stop ends it).
+  test.use({ paceMs: 40 });
 
-  await toolbar.stopButton.click();
-  const stopped = toolbar.log.getByRole('article', { name: 'demo/guide, stopped' });
-  await expect(stopped).toContainText('Stopped before the answer was complete.');
-  await expect(stopped.locator('.ab-state')).toHaveText('stopped');
-  await expect(toolbar.stopButton).toBeHidden();
-  await expect(stopped).not.toContainText('Step 40 of a long plan');
-  await snap(page, testInfo, 'long-stopped');
+  test('Stop ends a long streaming reply as stopped', async ({ toolbar, page }, testInfo) => {
+    await toolbar.send('something long');
+    const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
+    await expect(streaming).toContainText('writing…');
+    await expect(streaming).toContainText('Step 2 of a long plan');
+    await snap(page, testInfo, 'long-streaming');
+
+    await toolbar.stopButton.click();
+    const stopped = toolbar.log.getByRole('article', { name: 'demo/guide, stopped' });
+    await expect(stopped).toContainText('Stopped before the answer was complete.');
+    await expect(stopped.locator('.ab-state')).toHaveText('stopped');
+    await expect(toolbar.stopButton).toBeHidden();
+    await expect(stopped).not.toContainText('Step 40 of a long plan');
+    await snap(page, testInfo, 'long-stopped');
+  });
 });
 
 test('lists every agent: the unimplemented one is disabled, another one answers by name', async ({ toolbar, page }, testInfo) => {
