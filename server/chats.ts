@@ -47,7 +47,8 @@ export class ChatManager {
   /** Chats whose messages are in memory: the active one, a running one, a few recent ones. */
   private readonly loaded = new Map<string, LoadedChat>();
   /** Chats kept in memory whatever the cache does (a run is writing to them). */
-  private readonly pinned = new Set<string>();
+  /** Chats kept in memory whatever the eviction says, with how many holders each. */
+  private readonly pinned = new Map<string, number>();
 
   constructor(
     private readonly store: StateStore,
@@ -125,12 +126,15 @@ export class ChatManager {
     return this.loaded.get(chatId)?.clientIds.get(clientMessageId);
   }
 
+  /** Keeps a chat loaded until the matching `unpin` (a run working in it, a switch loading it). */
   pin(chatId: string): void {
-    this.pinned.add(chatId);
+    this.pinned.set(chatId, (this.pinned.get(chatId) ?? 0) + 1);
   }
 
   unpin(chatId: string): void {
-    this.pinned.delete(chatId);
+    const holders = (this.pinned.get(chatId) ?? 0) - 1;
+    if (holders > 0) this.pinned.set(chatId, holders);
+    else this.pinned.delete(chatId);
     this.evict();
   }
 

@@ -90,11 +90,18 @@ async function switchChat(ctx: RequestContext, req: RequestOf<'chat.switch'>): P
   if (ctx.chats.activeChatId === req.chatId) return;
   await askAgent(ctx, responsibleAgent(ctx, info.agent), chatRequest(ctx, 'switch', { chatId: req.chatId }));
   const runBefore = ctx.runs.current;
-  await ctx.chats.load(req.chatId);
-  ctx.chats.require(req.chatId); // it may have been deleted while loading
-  // A run that started while the chat loaded was not part of the agent's decision: ask again.
-  if (ctx.runs.current !== runBefore) await askAgent(ctx, responsibleAgent(ctx, info.agent), chatRequest(ctx, 'switch', { chatId: req.chatId }));
-  ctx.chats.activate(req.chatId);
+  // Pinned until it is active: other requests creating or switching chats meanwhile would
+  // otherwise evict it from memory between the load and the activation.
+  ctx.chats.pin(req.chatId);
+  try {
+    await ctx.chats.load(req.chatId);
+    ctx.chats.require(req.chatId); // it may have been deleted while loading
+    // A run that started while the chat loaded was not part of the agent's decision: ask again.
+    if (ctx.runs.current !== runBefore) await askAgent(ctx, responsibleAgent(ctx, info.agent), chatRequest(ctx, 'switch', { chatId: req.chatId }));
+    ctx.chats.activate(req.chatId);
+  } finally {
+    ctx.chats.unpin(req.chatId);
+  }
 }
 
 async function deleteChat(ctx: RequestContext, req: RequestOf<'chat.delete'>): Promise<void> {
