@@ -55,10 +55,11 @@ export const PEER_ENCODINGS: PeerEncoding[] = [
     key: 'agentbar-patch',
     label: 'agentbar patch per delta (computed, no coalescing)',
     transport: 'websocket',
-    shape: '{"type":"patch","rev":N,"ops":[{"op":"append","path":"/active/messages/1/content/0/text","value":"abcd"}]}',
+    // The server leaves rev out of patch frames (PROTOCOL §3: it is the previous rev + 1).
+    shape: '{"type":"patch","ops":[{"op":"append","path":"/active/messages/1/content/0/text","value":"abcd"}]}',
     *frames(deltas) {
       for (let i = 0; i < deltas.length; i++) {
-        yield `{"type":"patch","rev":${1000 + i},"ops":[{"op":"append","path":"/active/messages/1/content/0/text","value":${JSON.stringify(deltas[i])}}]}`;
+        yield `{"type":"patch","ops":[{"op":"append","path":"/active/messages/1/content/0/text","value":${JSON.stringify(deltas[i])}}]}`;
       }
     },
   },

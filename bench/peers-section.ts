@@ -44,7 +44,7 @@ export async function computePeers(config: BenchConfig, progress: (what: string)
   return out;
 }
 
-/** The cost of the patch frame's `rev` under deflate: the same frames without it, for the notes. */
+/** What an explicit `rev` would cost under deflate (the server leaves it out): the same frames with and without it, for the notes. */
 export async function measureRevCost(config: BenchConfig): Promise<{ withRev: number; withoutRev: number }> {
   const deltas = planDeltas({ textLength: config.textLength, deltaSize: config.deltaSize, deltas: config.peerPrefixDeltas });
   const path = '/active/messages/1/content/0/text';
@@ -75,7 +75,7 @@ export function peersSection(peers: PeerFigures[], config: BenchConfig, measured
       'WebSocket: raw wire = payload + frame header (2/4/10 B, server frames are unmasked); compressed = permessage-deflate as `ws` does it: one raw-deflate stream with context takeover (window 15, zlib default level), Z_SYNC_FLUSH after each message, the trailing 00 00 FF FF dropped, plus the header for the compressed length.',
       'SSE: each event flushed as one HTTP/1.1 chunk, so raw wire = event + chunk framing (`<hex len>\\r\\n` … `\\r\\n`); compressed = Content-Encoding: gzip, one gzip stream (10-byte header once) flushed with Z_SYNC_FLUSH after each event (the 00 00 FF FF stays: gzip has no per-message stripping), plus chunk framing of the compressed bytes. HTTP response headers are not counted for anyone.',
       '(a) uses agentbar\'s State shape holding a 2-message chat (the user\'s question and the streaming reply), a lower bound: a real snapshot also holds the history. (b) is [{op:"replace", path:["messages",1,"content",0,"text"], value:<whole text>}]. (c) assumes a tRPC v10/v11 WebSocket subscription data frame {"id":1,"result":{"type":"data","data":<superjson>}}: the subscription id stays 1, superjson wraps the value as {"json":…} and adds no "meta" for plain JSON. Exact strings: bench/README.md and latest.json (section peers, shape).',
-      `The first row is agentbar's own patch frame computed the same way, for comparison with the measured wire cost${measuredPacedDeflate !== null ? ` (measured paced, deflate on: ${measuredPacedDeflate.toFixed(2)} B/delta; the server sometimes merges two deltas into one frame)` : ''}. Its "rev" costs ${(revCost.withRev - revCost.withoutRev).toFixed(2)} B/delta compressed (${revCost.withRev.toFixed(2)} with, ${revCost.withoutRev.toFixed(2)} without): the changing number splits the repeated frame into two deflate matches plus a literal.`,
+      `The first row is agentbar's own patch frame computed the same way, for comparison with the measured wire cost${measuredPacedDeflate !== null ? ` (measured paced, deflate on: ${measuredPacedDeflate.toFixed(2)} B/delta; the server sometimes merges two deltas into one frame)` : ''}. The server leaves "rev" out of patch frames (it is the previous rev + 1): an explicit rev would cost ${(revCost.withRev - revCost.withoutRev).toFixed(2)} B/delta compressed (${revCost.withRev.toFixed(2)} with, ${revCost.withoutRev.toFixed(2)} without), because the changing number splits the otherwise repeated frame into two deflate matches plus a literal.`,
     ],
     data: peers,
   };

@@ -97,8 +97,9 @@ export class StateStore {
     this.pending = [];
     this.lastFrameAt = performance.now();
     const rev = ++this._rev;
-    // rev last: the fixed head and the path form one deflate match (saves ~0.1 B a frame; key order is free).
-    const frame = `{"type":"patch","ops":[${ops}],"rev":${rev}}`;
+    // No rev: it is the previous one + 1 (PROTOCOL §3), and it cost 3.4 of the 14 deflated bytes of
+    // a paced delta. Every client's first patch follows a snapshot or a resume point of known rev.
+    const frame = `{"type":"patch","ops":[${ops}]}`;
     this.replay.push(rev, frame);
     for (const listener of this.listeners) listener(frame, rev);
   }

@@ -384,7 +384,8 @@ export const WelcomeFrameSchema = v.object({
   resumed: v.boolean(),
 });
 export const SnapshotFrameSchema = v.object({ type: v.literal('snapshot'), rev: v.number(), state: StateSchema });
-export const PatchFrameSchema = v.object({ type: v.literal('patch'), rev: v.number(), ops: v.array(OpSchema) });
+/** `rev` may be left out: it is then the previous rev + 1 (PROTOCOL §3). */
+export const PatchFrameSchema = v.object({ type: v.literal('patch'), rev: v.optional(v.number()), ops: v.array(OpSchema) });
 export const ResultFrameSchema = v.variant('ok', [
   v.object({ type: v.literal('result'), id: v.string(), ok: v.literal(true), value: v.optional(v.unknown()) }),
   v.object({ type: v.literal('result'), id: v.string(), ok: v.literal(false), error: ErrorInfoSchema }),

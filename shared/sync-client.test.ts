@@ -167,6 +167,23 @@ describe('state from snapshots and patches', () => {
     expect(client.getSnapshot().rev).toBe(3);
   });
 
+  it('counts the rev of patches that leave it out, and still checks explicit ones', () => {
+    const { net, client, warnings } = setup();
+    welcome(net.latest(), { rev: 5 });
+    const { rev: _, ...implicit } = appendText(0, 'lo');
+    net.latest().send(implicit);
+    net.latest().send({ ...implicit, ops: [{ op: 'append', path: '/active/messages/1/content/0/text', value: '!' }] });
+    expect(client.getSnapshot().rev).toBe(7);
+    const m = client.getSnapshot().state!.active!.messages[1]!;
+    expect(m.role === 'assistant' && m.content[0]!.type === 'text' ? m.content[0]!.text : '?').toBe('Hello!');
+    // An explicit rev that skips one is still a gap: the client resumes from the rev it counted.
+    net.latest().send(appendText(9, ' lost'));
+    expect(warnings.some((w) => /missed patches 8\.\.8/.test(w))).toBe(true);
+    vi.advanceTimersByTime(0);
+    net.latest().open();
+    expect(net.latest().sent[0]).toMatchObject({ type: 'hello', resume: { rev: 7 } });
+  });
+
   it('keeps the identity of every branch a patch did not touch', () => {
     const { net, client } = setup();
     welcome(net.latest());

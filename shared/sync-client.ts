@@ -426,13 +426,15 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
 
   function handlePatch(conn: Connection, frame: PatchFrame): void {
     const state = view.state;
+    // A patch without rev is the next one: frames arrive in order, so we keep counting.
+    const rev = frame.rev ?? view.rev + 1;
     if (awaitingSnapshot || state === null) {
-      warn(`Ignored patch ${frame.rev} that came before the snapshot`);
+      warn(`Ignored patch ${rev} that came before the snapshot`);
       return;
     }
-    if (frame.rev <= view.rev) return; // a duplicate of what we have
-    if (frame.rev !== view.rev + 1) {
-      resync(conn, `missed patches ${view.rev + 1}..${frame.rev - 1}`);
+    if (rev <= view.rev) return; // a duplicate of what we have
+    if (rev !== view.rev + 1) {
+      resync(conn, `missed patches ${view.rev + 1}..${rev - 1}`);
       return;
     }
     let next: State;
@@ -440,11 +442,11 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
       next = applyPatch(state, frame.ops);
     } catch (err) {
       needsSnapshot = true;
-      resync(conn, `patch ${frame.rev} does not apply: ${errorMessage(err)}`);
+      resync(conn, `patch ${rev} does not apply: ${errorMessage(err)}`);
       return;
     }
     resyncStreak = 0;
-    update({ state: next, rev: frame.rev });
+    update({ state: next, rev });
   }
 
   function handleResult(frame: ResultFrame): void {
