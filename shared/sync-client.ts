@@ -1,33 +1,22 @@
 /**
- * The framework-free client of protocol v1 (`PROTOCOL.md`): it keeps one connection up, mirrors
- * the server's state from snapshots and patches, correlates requests with results and runs the
- * client's tools. Runs unchanged in Node and in browsers: no Node or DOM imports, timers through
+ * The framework-free client of protocol v1: the connection loop. It keeps one connection up
+ * (handshake, resume, backoff, refusals) and wires each frame to the piece that owns it: the state
+ * mirror (state-mirror.ts), the request table (request-table.ts) and the client's tool runs
+ * (tool-runs.ts). Runs unchanged in Node and in browsers: no Node or DOM imports, timers through
  * `globalThis`, sockets behind `ConnectTransport`.
  */
 import * as v from 'valibot';
 import { DEFAULT_BACKOFF, computeBackoffDelay, type BackoffOptions } from './backoff.ts';
 import { describeIssues } from './errors.ts';
-import { LIMITS } from './limits.ts';
-import { applyPatch } from './patch.ts';
-import { PROTOCOL_VERSION, ServerFrameSchema, StateSchema } from './schemas.ts';
-import type {
-  ClientKind,
-  ErrorFrame,
-  Hello,
-  PatchFrame,
-  RequestPayload,
-  RequestType,
-  ResultFrame,
-  ResultValues,
-  SnapshotFrame,
-  State,
-  ToolCancelFrame,
-  ToolDefinition,
-  ToolRunFrame,
-  WelcomeFrame,
-} from './schemas.ts';
+import { createRequestTable, RequestError } from './request-table.ts';
+import { PROTOCOL_VERSION, ServerFrameSchema } from './schemas.ts';
+import type { ClientKind, ErrorFrame, Hello, RequestPayload, RequestType, ResultValues, State, ToolDefinition, ToolRunFrame, WelcomeFrame } from './schemas.ts';
+import { EMPTY_MIRROR, findResumePoint, receivePatch, receiveSnapshot, receiveWelcome, type Mirror } from './state-mirror.ts';
+import { createToolRuns, type ToolRunResult } from './tool-runs.ts';
 import type { ConnectTransport, Transport } from './transport.ts';
 
+export { RequestError, type LocalErrorCode } from './request-table.ts';
+export type { ToolRunResult } from './tool-runs.ts';
 export type SyncStatus = 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'closed';
 
 /** What a UI renders. A new object whenever anything in it changes, the same one otherwise. */
@@ -48,26 +37,6 @@ export interface SyncView {
   readonly error: { code: string; message: string } | null;
   /** Failed connection attempts in a row; 0 while connected. */
   readonly attempt: number;
-}
-
-/** Codes of failures the client detects itself (the server's codes are in `ErrorCode`). */
-export type LocalErrorCode = 'timeout' | 'disconnected' | 'closed' | 'offline' | 'too_large' | 'invalid_message';
-
-/** Rejection of `request()`: the server's `error` of an ok:false result, or a local failure. */
-export class RequestError extends Error {
-  readonly code: string;
-  readonly path: string | undefined;
-  constructor(code: string, message: string, path?: string) {
-    super(message);
-    this.name = 'RequestError';
-    this.code = code;
-    this.path = path;
-  }
-}
-
-export interface ToolRunResult {
-  output: unknown;
-  isError?: boolean;
 }
 
 export interface SyncClientOptions {
@@ -112,33 +81,24 @@ export interface SyncClient {
 
 /** Failed attempts in a row after which the status reads `offline`. */
 export const OFFLINE_AFTER_ATTEMPTS = 3;
-/** toolCallIds remembered to never run a call twice. */
-const MAX_REMEMBERED_TOOL_CALLS = 1000;
 /** Close codes that end the client for good (PROTOCOL §2). */
 const CLOSE_UNSUPPORTED_PROTOCOL = 4001;
 const CLOSE_POLICY_VIOLATION = 1008;
 
 type Timer = ReturnType<typeof globalThis.setTimeout>;
 
+/**
+ * One connection attempt. Its phase only moves forward: `opening` (socket not open yet), `open`
+ * (hello sent, no welcome yet), `welcomed` (requests may be sent). A connection that ends is
+ * forgotten (`current` moves on), so its late events are ignored.
+ */
 interface Connection {
+  phase: 'opening' | 'open' | 'welcomed';
   transport: Transport | null;
-  opened: boolean;
-  welcomed: boolean;
   /** The last error frame on this connection: it explains a refusal that closes it. */
   lastError: { code: string; message: string } | null;
   handshakeTimer: Timer | undefined;
 }
-
-interface Pending {
-  resolve(value: unknown): void;
-  reject(error: RequestError): void;
-  timer: Timer;
-}
-
-type ToolCall =
-  | { state: 'running'; controller: AbortController }
-  | { state: 'settled'; chatId: string; result: { output: unknown; isError: boolean } }
-  | { state: 'aborted' };
 
 /** Snapshots skip the deep state check when `validateSnapshots` is false. */
 const LooseSnapshotFrameSchema = v.object({
@@ -184,26 +144,24 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
   } satisfies SyncView);
   const listeners = new Set<() => void>();
 
-  let started = false;
-  let stopped = false;
+  /** `idle` until start(), `running` until close() or a refusal for good, then `closed`. */
+  let lifecycle: 'idle' | 'running' | 'closed' = 'idle';
   let current: Connection | null = null;
   let reconnectTimer: Timer | undefined;
   let everWelcomed = false;
-  /**
-   * The session `view.state` came from. It differs from `view.session` between a new session's
-   * welcome and its snapshot; resuming the new session from the old state's rev would splice two
-   * histories together.
-   */
-  let stateSession: string | null = null;
-  /** After an unappliable patch our state is suspect: ask for a snapshot, not a replay onto it. */
-  let needsSnapshot = false;
-  /** Between a welcome with resumed:false and its snapshot, patches have nothing to apply to. */
-  let awaitingSnapshot = false;
+  let mirror: Mirror = EMPTY_MIRROR;
   /** Resyncs since a patch last applied (a snapshot alone is no progress): the first is immediate, repeats back off. */
   let resyncStreak = 0;
-  let requestSeq = 0;
-  const pending = new Map<string, Pending>();
-  const toolCalls = new Map<string, ToolCall>();
+  const requests = createRequestTable({ timeoutMs: requestTimeoutMs });
+  const toolRuns = createToolRuns({
+    onToolRun: options.onToolRun,
+    sendResult(chatId, toolCallId, result) {
+      request('tool.result', { chatId, toolCallId, ...result }).catch((err: RequestError) => {
+        warn(`tool.result for ${toolCallId} failed: ${err.code}: ${err.message}`);
+      });
+    },
+    warn,
+  });
 
   // ------------------------------------------------------------ view
 
@@ -226,18 +184,17 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
     }
   }
 
+  function setMirror(next: Mirror): void {
+    mirror = next;
+    update({ state: next.state, rev: next.rev });
+  }
+
   // ------------------------------------------------------------ connection lifecycle
 
   function openConnection(): void {
     reconnectTimer = undefined;
-    if (stopped) return;
-    const conn: Connection = {
-      transport: null,
-      opened: false,
-      welcomed: false,
-      lastError: null,
-      handshakeTimer: undefined,
-    };
+    if (lifecycle !== 'running') return;
+    const conn: Connection = { phase: 'opening', transport: null, lastError: null, handshakeTimer: undefined };
     current = conn;
     // A socket that never opens, or a server that never welcomes, counts as a failed attempt.
     conn.handshakeTimer = globalThis.setTimeout(() => {
@@ -250,8 +207,8 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
     try {
       transport = options.connect({
         onOpen: () => {
-          if (conn !== current) return;
-          conn.opened = true;
+          if (conn !== current || conn.phase !== 'opening') return;
+          conn.phase = 'open';
           if (conn.transport) sendHello(conn);
         },
         onMessage: (data) => {
@@ -270,7 +227,7 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
     }
     conn.transport = transport;
     // Some transports open synchronously inside connect(); the hello waited for `transport`.
-    if (conn === current && conn.opened) sendHello(conn);
+    if (conn === current && conn.phase === 'open') sendHello(conn);
   }
 
   /** Forgets `conn` (later events from it are ignored) and fails what was waiting on it. */
@@ -284,16 +241,11 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
         warn(`Closing the transport failed: ${errorMessage(err)}`);
       }
     }
-    const message = pendingCode === 'closed' ? 'The client was closed' : 'The connection was lost before the result';
-    for (const [id, p] of pending) {
-      pending.delete(id);
-      globalThis.clearTimeout(p.timer);
-      p.reject(new RequestError(pendingCode, message));
-    }
+    requests.rejectAll(pendingCode, pendingCode === 'closed' ? 'The client was closed' : 'The connection was lost before the result');
   }
 
   function scheduleReconnect(failed: boolean): void {
-    if (stopped) return;
+    if (lifecycle !== 'running') return;
     const attempt = failed ? view.attempt + 1 : view.attempt;
     const status: SyncStatus =
       attempt >= OFFLINE_AFTER_ATTEMPTS ? 'offline' : everWelcomed ? 'reconnecting' : 'connecting';
@@ -315,35 +267,30 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
 
   function handleClose(conn: Connection, code: number, reason: string): void {
     endConnection(conn, false, 'disconnected');
-    const refused = code === CLOSE_UNSUPPORTED_PROTOCOL || (code === CLOSE_POLICY_VIOLATION && !conn.welcomed);
+    const refused = code === CLOSE_UNSUPPORTED_PROTOCOL || (code === CLOSE_POLICY_VIOLATION && conn.phase !== 'welcomed');
     if (refused) {
       // The server will refuse every retry the same way; the error frame before the close says why.
       stop(conn.lastError ?? { code: 'closed', message: closeMessage(code, reason) });
       return;
     }
     update({ error: { code: 'disconnected', message: closeMessage(code, reason) } });
-    scheduleReconnect(!conn.welcomed);
+    scheduleReconnect(conn.phase !== 'welcomed');
   }
 
   function stop(error: SyncView['error']): void {
-    stopped = true;
+    lifecycle = 'closed';
     globalThis.clearTimeout(reconnectTimer);
     reconnectTimer = undefined;
     if (current) endConnection(current, true, 'closed');
-    for (const [id, call] of toolCalls) {
-      if (call.state !== 'running') continue;
-      call.controller.abort();
-      toolCalls.set(id, { state: 'aborted' });
-    }
+    toolRuns.abortAll();
     update({ status: 'closed', error });
   }
 
   function sendHello(conn: Connection): void {
     const hello: Hello = { type: 'hello', protocol: PROTOCOL_VERSION, client: options.client };
     if (options.tools) hello.tools = options.tools;
-    if (view.state !== null && stateSession !== null && !needsSnapshot) {
-      hello.resume = { session: stateSession, rev: view.rev };
-    }
+    const resume = findResumePoint(mirror);
+    if (resume) hello.resume = resume;
     sendRaw(conn, JSON.stringify(hello));
   }
 
@@ -362,22 +309,33 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
   function handleMessage(conn: Connection, data: string): void {
     const frame = parseFrame(data);
     if (!frame) return;
-    if (frame.type === 'error') conn.lastError = { code: frame.code, message: frame.message };
     switch (frame.type) {
       case 'welcome':
         return handleWelcome(conn, frame);
       case 'snapshot':
-        return handleSnapshot(frame);
-      case 'patch':
-        return handlePatch(conn, frame);
+        return setMirror(receiveSnapshot(mirror, frame, view.session));
+      case 'patch': {
+        const outcome = receivePatch(mirror, frame);
+        if (outcome.kind === 'applied') {
+          resyncStreak = 0;
+          setMirror(outcome.mirror);
+        } else if (outcome.kind === 'ignored') {
+          warn(outcome.reason);
+        } else if (outcome.kind === 'resync') {
+          mirror = outcome.mirror;
+          resync(conn, outcome.why);
+        }
+        return;
+      }
       case 'result':
-        return handleResult(frame);
+        return requests.settle(frame);
       case 'error':
+        conn.lastError = { code: frame.code, message: frame.message };
         return handleErrorFrame(frame);
       case 'tool.run':
-        return handleToolRun(frame);
+        return toolRuns.run(frame);
       case 'tool.cancel':
-        return handleToolCancel(frame);
+        return toolRuns.cancel(frame);
     }
   }
 
@@ -406,56 +364,15 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
   }
 
   function handleWelcome(conn: Connection, frame: WelcomeFrame): void {
-    if (conn.welcomed) {
+    if (conn.phase === 'welcomed') {
       warn('Ignored a second welcome');
       return;
     }
-    conn.welcomed = true;
+    conn.phase = 'welcomed';
     globalThis.clearTimeout(conn.handshakeTimer);
     everWelcomed = true;
-    awaitingSnapshot = !frame.resumed || view.state === null;
+    mirror = receiveWelcome(mirror, frame.resumed);
     update({ status: 'connected', attempt: 0, session: frame.session, error: null });
-  }
-
-  function handleSnapshot(frame: SnapshotFrame): void {
-    awaitingSnapshot = false;
-    needsSnapshot = false;
-    stateSession = view.session;
-    update({ state: frame.state, rev: frame.rev });
-  }
-
-  function handlePatch(conn: Connection, frame: PatchFrame): void {
-    const state = view.state;
-    // A patch without rev is the next one: frames arrive in order, so we keep counting.
-    const rev = frame.rev ?? view.rev + 1;
-    if (awaitingSnapshot || state === null) {
-      warn(`Ignored patch ${rev} that came before the snapshot`);
-      return;
-    }
-    if (rev <= view.rev) return; // a duplicate of what we have
-    if (rev !== view.rev + 1) {
-      resync(conn, `missed patches ${view.rev + 1}..${rev - 1}`);
-      return;
-    }
-    let next: State;
-    try {
-      next = applyPatch(state, frame.ops);
-    } catch (err) {
-      needsSnapshot = true;
-      resync(conn, `patch ${rev} does not apply: ${errorMessage(err)}`);
-      return;
-    }
-    resyncStreak = 0;
-    update({ state: next, rev });
-  }
-
-  function handleResult(frame: ResultFrame): void {
-    const p = pending.get(frame.id);
-    if (!p) return; // timed out already, or from before a reconnect
-    pending.delete(frame.id);
-    globalThis.clearTimeout(p.timer);
-    if (frame.ok) p.resolve(frame.value);
-    else p.reject(new RequestError(frame.error.code, frame.error.message, frame.error.path));
   }
 
   function handleErrorFrame(frame: ErrorFrame): void {
@@ -464,119 +381,23 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
     else update({ error });
   }
 
-  // ------------------------------------------------------------ tools
-
-  function handleToolRun(frame: ToolRunFrame): void {
-    const { chatId, toolCallId } = frame;
-    const known = toolCalls.get(toolCallId);
-    if (known?.state === 'running') {
-      warn(`Tool call ${toolCallId} is already running`);
-      return;
-    }
-    if (known?.state === 'settled') {
-      // Re-dispatched, e.g. after our result was lost in a reconnect: answer again, never rerun.
-      sendToolResult(known.chatId, toolCallId, known.result);
-      return;
-    }
-    if (known?.state === 'aborted') {
-      sendToolResult(chatId, toolCallId, { output: 'This tool call was cancelled on this client', isError: true });
-      return;
-    }
-    const onToolRun = options.onToolRun;
-    if (!onToolRun) {
-      remember(toolCallId, { state: 'settled', chatId, result: { output: 'This client cannot run tools', isError: true } });
-      sendToolResult(chatId, toolCallId, { output: 'This client cannot run tools', isError: true });
-      return;
-    }
-    const controller = new AbortController();
-    const call: ToolCall = { state: 'running', controller };
-    remember(toolCallId, call);
-    const settle = (result: { output: unknown; isError: boolean }) => {
-      if (controller.signal.aborted) return;
-      const settled: ToolCall = { state: 'settled', chatId, result };
-      if (toolCalls.get(toolCallId) === call) toolCalls.set(toolCallId, settled);
-      sendToolResult(chatId, toolCallId, result);
-    };
-    let run: Promise<ToolRunResult>;
-    try {
-      run = Promise.resolve(onToolRun(frame, controller.signal));
-    } catch (err) {
-      run = Promise.reject(err);
-    }
-    run.then(
-        (r) => settle({ output: r?.output ?? null, isError: r?.isError === true }),
-        (err) => settle({ output: errorMessage(err), isError: true }),
-      );
-  }
-
-  function handleToolCancel(frame: ToolCancelFrame): void {
-    const call = toolCalls.get(frame.toolCallId);
-    if (call?.state !== 'running') return;
-    toolCalls.set(frame.toolCallId, { state: 'aborted' });
-    call.controller.abort();
-  }
-
-  function remember(toolCallId: string, call: ToolCall): void {
-    toolCalls.set(toolCallId, call);
-    while (toolCalls.size > MAX_REMEMBERED_TOOL_CALLS) {
-      const [oldestId, oldest] = toolCalls.entries().next().value!;
-      toolCalls.delete(oldestId);
-      // A run we no longer track could not be told apart from a re-dispatch: stop it.
-      if (oldest.state === 'running') oldest.controller.abort();
-    }
-  }
-
-  function sendToolResult(chatId: string, toolCallId: string, result: { output: unknown; isError: boolean }): void {
-    let { output, isError } = result;
-    try {
-      JSON.stringify(output);
-    } catch (err) {
-      output = `The tool's output cannot be sent as JSON: ${errorMessage(err)}`;
-      isError = true;
-    }
-    request('tool.result', { chatId, toolCallId, output, isError }).catch((err: RequestError) => {
-      warn(`tool.result for ${toolCallId} failed: ${err.code}: ${err.message}`);
-    });
-  }
-
   // ------------------------------------------------------------ requests
 
   function request<T extends RequestType>(type: T, payload: RequestPayload<T>): Promise<ResultValues[T]> {
-    if (stopped) return Promise.reject(new RequestError('closed', 'The client is closed'));
+    if (lifecycle === 'closed') return Promise.reject(new RequestError('closed', 'The client is closed'));
     const conn = current;
-    if (!conn || !conn.welcomed) return Promise.reject(new RequestError('offline', 'Not connected to the agent server'));
-    const id = `r${++requestSeq}`;
-    let data: string;
-    try {
-      // `type` and `id` win over same-named payload keys.
-      data = JSON.stringify({ ...payload, type, id });
-    } catch (err) {
-      return Promise.reject(new RequestError('invalid_message', `The request cannot be sent as JSON: ${errorMessage(err)}`));
-    }
-    if (exceedsBytes(data, LIMITS.maxFrameBytes)) {
-      return Promise.reject(new RequestError('too_large', `The request is larger than ${LIMITS.maxFrameBytes} bytes`));
-    }
-    return new Promise<ResultValues[T]>((resolve, reject) => {
-      const timer = globalThis.setTimeout(() => {
-        if (pending.delete(id)) reject(new RequestError('timeout', `No result for ${type} after ${requestTimeoutMs} ms`));
-      }, requestTimeoutMs);
-      pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
-      if (!sendRaw(conn, data)) {
-        pending.delete(id);
-        globalThis.clearTimeout(timer);
-        reject(new RequestError('disconnected', 'The request could not be sent'));
-      }
-    });
+    if (!conn || conn.phase !== 'welcomed') return Promise.reject(new RequestError('offline', 'Not connected to the agent server'));
+    return requests.send(type, payload, (data) => sendRaw(conn, data));
   }
 
   return {
     start() {
-      if (started || stopped) return;
-      started = true;
+      if (lifecycle !== 'idle') return;
+      lifecycle = 'running';
       openConnection();
     },
     close() {
-      if (!stopped) stop(view.error);
+      if (lifecycle !== 'closed') stop(view.error);
     },
     getSnapshot: () => view,
     subscribe(listener) {
@@ -599,22 +420,4 @@ function closeMessage(code: number, reason: string): string {
 
 function preview(data: string): string {
   return data.length > 80 ? `${data.slice(0, 80)}…` : data;
-}
-
-/** UTF-8 size check without encoding the whole string when the answer is obvious. */
-function exceedsBytes(s: string, max: number): boolean {
-  if (s.length * 3 <= max) return false;
-  if (s.length > max) return true;
-  let bytes = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-    if (bytes > max) return true;
-  }
-  return false;
 }
