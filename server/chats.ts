@@ -7,6 +7,7 @@ import { ProtocolError } from '../shared/errors.ts';
 import { applyPatchInPlace } from '../shared/patch.ts';
 import type { ChatInfo, Message, Op } from '../shared/schemas.ts';
 import { ChatNotFoundError, UnreadableChatError, type ChatRepository } from './persistence/chat-repository.ts';
+import { messagePath, statePath } from './state-paths.ts';
 import type { StateStore } from './state-store.ts';
 
 interface LoadedChat {
@@ -46,7 +47,6 @@ function cloneOps(ops: readonly Op[]): Op[] {
 export class ChatManager {
   /** Chats whose messages are in memory: the active one, a running one, a few recent ones. */
   private readonly loaded = new Map<string, LoadedChat>();
-  /** Chats kept in memory whatever the cache does (a run is writing to them). */
   /** Chats kept in memory whatever the eviction says, with how many holders each. */
   private readonly pinned = new Map<string, number>();
 
@@ -98,7 +98,7 @@ export class ChatManager {
           throw new ProtocolError('internal', `Chat ${chatId} could not be loaded: ${why}`);
         }
         // The file is gone or was moved aside as unreadable: the chat is gone for this server.
-        if (this.info(chatId)) this.store.change([{ op: 'remove', path: `/chats/${chatId}` }]);
+        if (this.info(chatId)) this.store.change([{ op: 'remove', path: statePath.chat(chatId) }]);
         throw new ProtocolError('not_found', why, 'chatId');
       }
       // Another request may have loaded it while we waited.
@@ -158,7 +158,7 @@ export class ChatManager {
     const info: ChatInfo = { id, title, createdAt: t, updatedAt: t, messageCount: 0 };
     if (options.agent) info.agent = options.agent;
     this.loaded.set(id, indexMessages([]));
-    this.store.change([{ op: 'add', path: `/chats/${id}`, value: info }]);
+    this.store.change([{ op: 'add', path: statePath.chat(id), value: info }]);
     this.activate(id);
     this.repo.recordInfo(id);
     return id;
@@ -169,8 +169,8 @@ export class ChatManager {
     if (chatId === this.activeChatId && (chatId === null || this.store.state.active)) return;
     if (chatId === null) {
       this.store.change([
-        { op: 'replace', path: '/activeChatId', value: null },
-        { op: 'replace', path: '/active', value: null },
+        { op: 'replace', path: statePath.activeChatId, value: null },
+        { op: 'replace', path: statePath.active, value: null },
       ]);
     } else {
       const loaded = this.loaded.get(chatId);
@@ -178,8 +178,8 @@ export class ChatManager {
       // The state holds the very array the chat keeps, so later edits are applied only once; the
       // store serializes the op as it is made, so the frame carries the messages as they are now.
       this.store.change([
-        { op: 'replace', path: '/activeChatId', value: chatId },
-        { op: 'replace', path: '/active', value: { chatId, messages: loaded.messages } },
+        { op: 'replace', path: statePath.activeChatId, value: chatId },
+        { op: 'replace', path: statePath.active, value: { chatId, messages: loaded.messages } },
       ]);
       this.evict();
     }
@@ -189,17 +189,17 @@ export class ChatManager {
   rename(chatId: string, title: string): void {
     this.require(chatId);
     this.store.change([
-      { op: 'replace', path: `/chats/${chatId}/title`, value: title },
-      { op: 'replace', path: `/chats/${chatId}/updatedAt`, value: this.now() },
+      { op: 'replace', path: statePath.chatField(chatId, 'title'), value: title },
+      { op: 'replace', path: statePath.chatField(chatId, 'updatedAt'), value: this.now() },
     ]);
     this.repo.recordInfo(chatId);
   }
 
   async delete(chatId: string): Promise<void> {
     this.require(chatId);
-    const ops: Op[] = [{ op: 'remove', path: `/chats/${chatId}` }];
+    const ops: Op[] = [{ op: 'remove', path: statePath.chat(chatId) }];
     if (this.activeChatId === chatId) {
-      ops.push({ op: 'replace', path: '/activeChatId', value: null }, { op: 'replace', path: '/active', value: null });
+      ops.push({ op: 'replace', path: statePath.activeChatId, value: null }, { op: 'replace', path: statePath.active, value: null });
     }
     this.store.change(ops);
     if (ops.length > 1) this.onActiveChange();
@@ -216,7 +216,7 @@ export class ChatManager {
     const loaded = this.loaded.get(chatId);
     if (!loaded || ops.length === 0) return;
     if (chatId === this.activeChatId && this.store.state.active) {
-      this.store.change(ops.map((op) => ({ ...op, path: '/active/messages' + op.path })));
+      this.store.change(ops.map((op) => ({ ...op, path: statePath.activeMessages + op.path })));
     } else {
       applyPatchInPlace(loaded.messages, cloneOps(ops));
     }
@@ -228,18 +228,18 @@ export class ChatManager {
     const loaded = this.loaded.get(chatId);
     if (!loaded) throw new ProtocolError('internal', `Chat not loaded: ${chatId}`);
     const index = loaded.messages.length;
-    this.edit(chatId, [{ op: 'add', path: '/-', value: message }], options);
+    this.edit(chatId, [{ op: 'add', path: messagePath.end, value: message }], options);
     loaded.index.set(message.id, index);
     if (message.role === 'user' && message.clientMessageId) loaded.clientIds.set(message.clientMessageId, message.id);
     const infoOps: Op[] = [
-      { op: 'replace', path: `/chats/${chatId}/messageCount`, value: loaded.messages.length },
-      { op: 'replace', path: `/chats/${chatId}/updatedAt`, value: this.now() },
+      { op: 'replace', path: statePath.chatField(chatId, 'messageCount'), value: loaded.messages.length },
+      { op: 'replace', path: statePath.chatField(chatId, 'updatedAt'), value: this.now() },
     ];
     const agent = message.role === 'user' ? message.agent : undefined;
-    if (agent) infoOps.push({ op: 'add', path: `/chats/${chatId}/agent`, value: agent });
+    if (agent) infoOps.push({ op: 'add', path: statePath.chatField(chatId, 'agent'), value: agent });
     const info = this.info(chatId);
     const title = index === 0 && info?.title === DEFAULT_TITLE ? titleFrom(message) : null;
-    if (title) infoOps.push({ op: 'replace', path: `/chats/${chatId}/title`, value: title });
+    if (title) infoOps.push({ op: 'replace', path: statePath.chatField(chatId, 'title'), value: title });
     this.store.change(infoOps);
     if (title) this.repo.recordInfo(chatId);
     return index;
@@ -248,6 +248,6 @@ export class ChatManager {
   /** Marks the chat's messages changed now (e.g. a message ended). */
   touch(chatId: string): void {
     if (!this.info(chatId)) return;
-    this.store.change([{ op: 'replace', path: `/chats/${chatId}/updatedAt`, value: this.now() }]);
+    this.store.change([{ op: 'replace', path: statePath.chatField(chatId, 'updatedAt'), value: this.now() }]);
   }
 }

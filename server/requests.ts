@@ -1,16 +1,17 @@
 /**
  * The request handlers of PROTOCOL §4. Each takes a parsed request and the client that sent it,
- * changes the state through the chat and run managers, and returns the result's value or throws a
+ * changes the state through the chat and run managers and the tool calls, and returns the result's value or throws a
  * `ProtocolError`. No socket in sight: tests call them directly.
  */
 import { ProtocolError } from '../shared/errors.ts';
 import { makeId } from '../shared/ids.ts';
-import type { ClientKind, Message, Request, RequestOf, ToolCallPart, UserMessage } from '../shared/schemas.ts';
+import type { ClientKind, Request, RequestOf, UserMessage } from '../shared/schemas.ts';
 import type { AgentDefinition, ChatDecision, ChatRequest } from './agent.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import type { ChatManager } from './chats.ts';
 import type { RunManager } from './runs.ts';
 import type { StateStore } from './state-store.ts';
+import type { ToolCalls } from './tool-calls.ts';
 
 export interface RequestClient {
   id: string;
@@ -21,6 +22,7 @@ export interface RequestContext {
   store: StateStore;
   chats: ChatManager;
   runs: RunManager;
+  tools: ToolCalls;
   agents: AgentRegistry;
   /** Resolves once every change recorded so far is on disk. */
   persisted: () => Promise<void>;
@@ -143,62 +145,14 @@ async function sendMessage(ctx: RequestContext, req: RequestOf<'message.send'>, 
   return { messageId: message.id };
 }
 
-/** Finds a tool-call part anywhere in a loaded chat. */
-function findToolCall(messages: readonly Message[], toolCallId: string): ToolCallPart | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.role !== 'assistant') continue;
-    for (const p of m.content) if (p.type === 'tool-call' && p.toolCallId === toolCallId) return p;
-  }
-  return undefined;
-}
-
 async function approveTool(ctx: RequestContext, req: RequestOf<'tool.approve'>, client: RequestClient): Promise<void> {
   ctx.chats.require(req.chatId);
-  const call = ctx.runs.openCall(req.chatId, req.toolCallId);
-  if (!call || call.state !== 'awaiting-approval') {
-    await ctx.chats.load(req.chatId);
-    const part = findToolCall(ctx.chats.messages(req.chatId), req.toolCallId);
-    if (!part) throw new ProtocolError('not_found', `Tool call not found: ${req.toolCallId}`, 'toolCallId');
-    throw new ProtocolError('already_resolved', `Tool call ${req.toolCallId} is ${part.state}, not awaiting approval`, 'toolCallId');
-  }
-  const approval: UserMessage = {
-    id: makeId('msg'),
-    role: 'user',
-    content: [
-      req.reason !== undefined
-        ? { type: 'tool-approval-response', toolCallId: req.toolCallId, approved: req.approved, reason: req.reason }
-        : { type: 'tool-approval-response', toolCallId: req.toolCallId, approved: req.approved },
-    ],
-    metadata: { source: client.kind, selectedElements: [] },
-    createdAt: (ctx.now ?? Date.now)(),
-  };
-  ctx.chats.addMessage(req.chatId, approval, { urgent: true });
-  ctx.runs.answerApproval(call, req.approved, req.reason);
+  await ctx.tools.approve(req, client);
 }
 
-async function acceptToolResult(
-  ctx: RequestContext,
-  req: RequestOf<'tool.result'>,
-  client: RequestClient,
-  assignedClient: (toolCallId: string) => string | null | undefined,
-): Promise<void> {
+async function acceptToolResult(ctx: RequestContext, req: RequestOf<'tool.result'>, client: RequestClient): Promise<void> {
   ctx.chats.require(req.chatId);
-  const call = ctx.runs.openCall(req.chatId, req.toolCallId);
-  if (!call) {
-    await ctx.chats.load(req.chatId);
-    const part = findToolCall(ctx.chats.messages(req.chatId), req.toolCallId);
-    if (!part) throw new ProtocolError('not_found', `Tool call not found: ${req.toolCallId}`, 'toolCallId');
-    if (part.runtime !== 'toolbar') throw new ProtocolError('not_allowed', `Tool call ${req.toolCallId} runs in ${part.runtime}, not in a toolbar`, 'toolCallId');
-    if (part.state === 'done' || part.state === 'failed') throw new ProtocolError('already_resolved', `Tool call ${req.toolCallId} already has a result`, 'toolCallId');
-    throw new ProtocolError('not_allowed', `Tool call ${req.toolCallId} is ${part.state}, not running`, 'toolCallId');
-  }
-  if (call.runtime !== 'toolbar') throw new ProtocolError('not_allowed', `Tool call ${req.toolCallId} runs in ${call.runtime}, not in a toolbar`, 'toolCallId');
-  if (call.state !== 'running') throw new ProtocolError('not_allowed', `Tool call ${req.toolCallId} is ${call.state}, not running`, 'toolCallId');
-  if (assignedClient(req.toolCallId) !== client.id) {
-    throw new ProtocolError('not_allowed', `Tool call ${req.toolCallId} was not sent to this client`, 'toolCallId');
-  }
-  ctx.runs.acceptToolResult(req.chatId, call, req.output, req.isError ?? false);
+  await ctx.tools.acceptResult(req, client);
 }
 
 function stopRun(ctx: RequestContext, req: RequestOf<'run.stop'>): { stopped: boolean } {
@@ -209,15 +163,10 @@ function stopRun(ctx: RequestContext, req: RequestOf<'run.stop'>): { stopped: bo
 /**
  * Runs one request and returns its result's value.
  *
- * @example const value = await handleRequest(ctx, { type: 'chat.create', id: '1' }, client, dispatcher.assignedClient);
+ * @example const value = await handleRequest(ctx, { type: 'chat.create', id: '1' }, client);
  */
-export async function handleRequest(
-  ctx: RequestContext,
-  req: Request,
-  client: RequestClient,
-  assignedClient: (toolCallId: string) => string | null | undefined,
-): Promise<unknown> {
-  const value = await runRequest(ctx, req, client, assignedClient);
+export async function handleRequest(ctx: RequestContext, req: Request, client: RequestClient): Promise<unknown> {
+  const value = await runRequest(ctx, req, client);
   // An ok for a change the user made means it is on disk: a crash right after cannot undo it.
   if (DURABLE_REQUESTS.has(req.type)) await ctx.persisted();
   return value;
@@ -226,12 +175,7 @@ export async function handleRequest(
 /** Requests whose ok waits for their change to be written (one disk sync; streaming is not slowed). */
 const DURABLE_REQUESTS = new Set<Request['type']>(['chat.create', 'chat.rename', 'chat.delete', 'message.send', 'tool.approve', 'tool.result']);
 
-function runRequest(
-  ctx: RequestContext,
-  req: Request,
-  client: RequestClient,
-  assignedClient: (toolCallId: string) => string | null | undefined,
-): Promise<unknown> | unknown {
+function runRequest(ctx: RequestContext, req: Request, client: RequestClient): Promise<unknown> | unknown {
   switch (req.type) {
     case 'chat.create':
       return createChat(ctx, req);
@@ -246,7 +190,7 @@ function runRequest(
     case 'tool.approve':
       return approveTool(ctx, req, client);
     case 'tool.result':
-      return acceptToolResult(ctx, req, client, assignedClient);
+      return acceptToolResult(ctx, req, client);
     case 'run.stop':
       return stopRun(ctx, req);
   }

@@ -26,7 +26,9 @@ import { createMemoryChatRepository } from './persistence/memory-chat-repository
 import { handleRequest, type RequestContext } from './requests.ts';
 import { RunManager } from './runs.ts';
 import { checkAccess } from './security.ts';
+import { statePath } from './state-paths.ts';
 import { StateStore } from './state-store.ts';
+import { ToolCalls } from './tool-calls.ts';
 import { ToolDispatcher, type ToolDispatcherOptions } from './tool-dispatcher.ts';
 
 export type { LogFn };
@@ -195,14 +197,15 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
       }
       agentMeta.set(agentId, { ...agentMeta.get(agentId), activeSkill: skill });
       const i = store.state.agents.findIndex((a) => a.id === agentId);
-      if (i >= 0) store.change([{ op: 'add', path: `/agents/${i}/activeSkill`, value: skill }]);
+      if (i >= 0) store.change([{ op: 'add', path: statePath.agentActiveSkill(i), value: skill }]);
       saveMeta();
     },
   });
 
   const dispatcher = new ToolDispatcher(options.tools);
-  const runs = new RunManager({ store, chats, dispatcher, agentState, log });
-  const ctx: RequestContext = { store, chats, runs, agents: registry, log, persisted: () => repo.flush() };
+  const tools = new ToolCalls({ chats, dispatcher, now: Date.now });
+  const runs = new RunManager({ store, chats, tools, agentState, log });
+  const ctx: RequestContext = { store, chats, runs, tools, agents: registry, log, persisted: () => repo.flush() };
 
   let port = 0;
   const policy = { port: () => port, token, allowOrigins: options.allowOrigins ?? [] };
@@ -238,7 +241,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
         store,
         limits,
         log,
-        handle: (request, client) => handleRequest(ctx, request, client, (id) => dispatcher.assignedClient(id)),
+        handle: (request, client) => handleRequest(ctx, request, client),
         joined: (client) => dispatcher.addClient(client),
         left: (clientId) => dispatcher.removeClient(clientId),
       });

@@ -1,0 +1,134 @@
+/**
+ * Writes one run's reply into its chat as ops: opens and ends assistant messages, adds parts,
+ * appends streamed text to the last part. Everything the agent writes is checked here first:
+ * a part the schema refuses would make every snapshot invalid and the chat file unreadable.
+ */
+import * as v from 'valibot';
+import { describeIssues } from '../shared/errors.ts';
+import { makeId } from '../shared/ids.ts';
+import { AssistantPartSchema, type AssistantMessage, type AssistantPart, type Op } from '../shared/schemas.ts';
+import type { TextSource } from './agent.ts';
+import type { ChatManager } from './chats.ts';
+import { describeError } from './describe-error.ts';
+import { toJsonValue } from './to-json-value.ts';
+import { messagePath } from './state-paths.ts';
+
+/** The most text one run may stream (all its messages together). */
+export const MAX_REPLY_CHARS = 8_000_000;
+
+export interface ReplyWriterOptions {
+  chats: ChatManager;
+  chatId: string;
+  agentId: string;
+  now: () => number;
+  /** Throws when the run was stopped, so an agent still streaming stops at its next write. */
+  assertLive: () => void;
+  /** The message being written changed (null: none until the next write). */
+  onMessage: (messageId: string | null) => void;
+}
+
+export class ReplyWriter {
+  /** Index of the assistant message being written, or null between steps. */
+  messageIndex: number | null = null;
+  /** Whether this run has written any message yet. */
+  wroteAny = false;
+  private parts = 0;
+  private lastPart: { type: 'text' | 'reasoning'; index: number } | null = null;
+  /** Text and reasoning characters written by this run. */
+  private chars = 0;
+
+  constructor(private readonly o: ReplyWriterOptions) {}
+
+  /** The open message's index, opening a new streaming message when none is open. */
+  openMessage(): number {
+    if (this.messageIndex !== null) return this.messageIndex;
+    const message: AssistantMessage = {
+      id: makeId('msg'),
+      role: 'assistant',
+      agent: this.o.agentId,
+      content: [],
+      status: 'streaming',
+      createdAt: this.o.now(),
+    };
+    const index = this.o.chats.addMessage(this.o.chatId, message);
+    this.wroteAny = true;
+    this.messageIndex = index;
+    this.parts = 0;
+    this.lastPart = null;
+    this.o.onMessage(message.id);
+    return index;
+  }
+
+  /** Ends the open message (if any) with `status`; the next write opens a new one. */
+  endMessage(status: AssistantMessage['status'], error?: string): void {
+    const index = this.messageIndex;
+    if (index === null) return;
+    const ops: Op[] = [{ op: 'replace', path: messagePath.status(index), value: status }];
+    if (error !== undefined) ops.push({ op: 'add', path: messagePath.error(index), value: error });
+    this.o.chats.edit(this.o.chatId, ops, { urgent: true });
+    this.o.chats.touch(this.o.chatId);
+    this.messageIndex = null;
+    this.lastPart = null;
+    this.o.onMessage(null);
+  }
+
+  /** Checks a part the agent wrote and adds it to the open message. */
+  addPart(input: AssistantPart): { messageIndex: number; partIndex: number } {
+    const part = checkPart(input);
+    const messageIndex = this.openMessage();
+    this.o.chats.edit(this.o.chatId, [{ op: 'add', path: messagePath.partsEnd(messageIndex), value: part }]);
+    const partIndex = this.parts++;
+    this.lastPart = part.type === 'text' || part.type === 'reasoning' ? { type: part.type, index: partIndex } : null;
+    return { messageIndex, partIndex };
+  }
+
+  /** Adds a part the server made (a backend tool's result) to a message of this run, open or ended. */
+  addServerPart(messageIndex: number, part: AssistantPart): void {
+    this.o.chats.edit(this.o.chatId, [{ op: 'add', path: messagePath.partsEnd(messageIndex), value: part }]);
+    if (this.messageIndex === messageIndex) this.parts++;
+    this.lastPart = null;
+  }
+
+  /** Appends streamed text: to the last part when it is of the same kind, else as a new part. */
+  appendText(type: 'text' | 'reasoning', chunk: string): void {
+    this.o.assertLive();
+    if (chunk === '') return;
+    // Clients must hold the whole active chat in one snapshot: one reply may not grow without end.
+    this.chars += chunk.length;
+    if (this.chars > MAX_REPLY_CHARS) throw new Error(`The reply is over ${MAX_REPLY_CHARS.toLocaleString('en')} characters; the agent was stopped`);
+    if (this.messageIndex !== null && this.lastPart?.type === type) {
+      this.o.chats.edit(this.o.chatId, [{ op: 'append', path: messagePath.partText(this.messageIndex, this.lastPart.index), value: chunk }]);
+    } else {
+      this.addPart({ type, text: chunk });
+    }
+  }
+
+  /** Streams a string or a (sync or async) iterable of strings. */
+  async streamText(type: 'text' | 'reasoning', source: TextSource): Promise<void> {
+    if (typeof source === 'string') {
+      this.appendText(type, source);
+      return;
+    }
+    if (Symbol.asyncIterator in source) {
+      for await (const chunk of source as AsyncIterable<string>) this.appendText(type, String(chunk));
+    } else {
+      for (const chunk of source as Iterable<string>) this.appendText(type, String(chunk));
+    }
+    this.o.assertLive();
+  }
+}
+
+/** Validates a part the agent wrote and returns a JSON copy of it, or throws a clear error. */
+function checkPart(part: AssistantPart): AssistantPart {
+  let copy: unknown;
+  try {
+    copy = toJsonValue(part);
+  } catch (error) {
+    throw new Error(`The agent wrote a ${String((part as { type?: unknown })?.type)} part that is not JSON: ${describeError(error)}`);
+  }
+  const parsed = v.safeParse(AssistantPartSchema, copy);
+  if (!parsed.success) {
+    throw new Error(`The agent wrote an invalid ${String((part as { type?: unknown })?.type)} part: ${describeIssues(parsed.issues).message}`);
+  }
+  return copy as AssistantPart;
+}

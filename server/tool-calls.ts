@@ -1,0 +1,243 @@
+/**
+ * A tool call's whole life, in one place: the agent asks (`callTool`), the part appears in the
+ * reply, the user approves or rejects (`tool.approve`), the call runs where it belongs (a toolbar
+ * through the dispatcher, or this process), its result is recorded and handed back to the agent,
+ * and a Stop interrupts it. The message part is the only copy clients see; this module keeps the
+ * open calls and is the only writer of their state.
+ */
+import { ProtocolError } from '../shared/errors.ts';
+import { makeId } from '../shared/ids.ts';
+import type { ClientKind, Message, RequestOf, RunInfo, ToolCallPart, ToolCallState, ToolMessage, UserMessage } from '../shared/schemas.ts';
+import { ToolDeniedError, type AgentDefinition, type AgentTool, type CallToolOptions, type ToolCallResult } from './agent.ts';
+import type { ChatManager } from './chats.ts';
+import { describeError } from './describe-error.ts';
+import type { ReplyWriter } from './reply-writer.ts';
+import { messagePath } from './state-paths.ts';
+import { toJsonValue } from './to-json-value.ts';
+import type { ToolDispatcher } from './tool-dispatcher.ts';
+
+/** What a call needs of the run that made it. */
+export interface CallingRun {
+  readonly info: RunInfo;
+  readonly agent: AgentDefinition;
+  readonly signal: AbortSignal;
+  /** The client whose message started the run: its toolbar runs the run's toolbar calls when it can. */
+  readonly originClientId: string | undefined;
+  readonly writer: ReplyWriter;
+  readonly finished: boolean;
+  /** Throws when the run was stopped. */
+  assertLive(): void;
+}
+
+interface OpenCall {
+  run: CallingRun;
+  toolCallId: string;
+  toolName: string;
+  runtime: ToolCallPart['runtime'];
+  messageIndex: number;
+  partIndex: number;
+  state: ToolCallState;
+  input: Record<string, unknown>;
+  execute: AgentTool['execute'];
+  finish: (result: ToolCallResult) => void;
+  abort: (error: Error) => void;
+}
+
+export interface ToolCallsOptions {
+  chats: ChatManager;
+  /** Routes `toolbar` calls to a connected toolbar and times them out. */
+  dispatcher: ToolDispatcher;
+  now: () => number;
+}
+
+export class ToolCalls {
+  private readonly open = new Map<string, OpenCall>();
+
+  constructor(private readonly o: ToolCallsOptions) {}
+
+  /**
+   * The agent calls a tool: adds its part to the reply and resolves with its result, or rejects
+   * with `ToolDeniedError` when the user rejects it or an AbortError when the run stops.
+   *
+   * @example const { output } = await tools.call(run, { name: 'get_selection', requiresApproval: true });
+   */
+  call(run: CallingRun, options: CallToolOptions): Promise<ToolCallResult> {
+    run.assertLive();
+    const tool = run.agent.tools?.find((t) => t.name === options.name);
+    const runtime = options.runtime ?? tool?.runtime ?? (tool?.execute ? 'cli' : 'toolbar');
+    const requiresApproval = options.requiresApproval ?? false;
+    const input = options.input ?? {};
+    const toolCallId = makeId('call');
+    const part: ToolCallPart = {
+      type: 'tool-call',
+      toolCallId,
+      toolName: options.name,
+      input,
+      runtime,
+      requiresApproval,
+      state: requiresApproval ? 'awaiting-approval' : 'running',
+    };
+    const { messageIndex, partIndex } = run.writer.addPart(part);
+    // cli and toolbar results arrive as their own messages, so this step of the reply ends here.
+    if (runtime !== 'backend') run.writer.endMessage('done');
+
+    let finish!: (r: ToolCallResult) => void;
+    let abort!: (e: Error) => void;
+    const result = new Promise<ToolCallResult>((resolve, reject) => {
+      finish = resolve;
+      abort = reject;
+    });
+    // An agent that never awaits the call must not turn a later Stop or Reject into an unhandled rejection.
+    result.catch(() => {});
+    const call: OpenCall = { run, toolCallId, toolName: options.name, runtime, messageIndex, partIndex, state: part.state, input, execute: tool?.execute, finish, abort };
+    this.open.set(toolCallId, call);
+    if (!requiresApproval) this.start(call);
+    return result;
+  }
+
+  /**
+   * `tool.approve`: records the user's answer as a message, then runs or denies the call. The
+   * call's new state is in the state before this returns, so the request's result follows its patch.
+   */
+  async approve(req: RequestOf<'tool.approve'>, client: { kind: ClientKind }): Promise<void> {
+    const call = this.find(req.chatId, req.toolCallId);
+    if (!call || call.state !== 'awaiting-approval') {
+      const part = await this.findPart(req.chatId, req.toolCallId);
+      throw new ProtocolError('already_resolved', `Tool call ${req.toolCallId} is ${part.state}, not awaiting approval`, 'toolCallId');
+    }
+    const approval: UserMessage = {
+      id: makeId('msg'),
+      role: 'user',
+      content: [
+        req.reason !== undefined
+          ? { type: 'tool-approval-response', toolCallId: req.toolCallId, approved: req.approved, reason: req.reason }
+          : { type: 'tool-approval-response', toolCallId: req.toolCallId, approved: req.approved },
+      ],
+      metadata: { source: client.kind, selectedElements: [] },
+      createdAt: this.o.now(),
+    };
+    this.o.chats.addMessage(req.chatId, approval, { urgent: true });
+    if (req.approved) {
+      this.setState(call, 'running');
+      this.start(call);
+    } else {
+      this.open.delete(call.toolCallId);
+      this.setState(call, 'denied');
+      call.abort(new ToolDeniedError(call.toolName, req.reason));
+    }
+  }
+
+  /** `tool.result`: a toolbar answers a call that was sent to it, and only then. */
+  async acceptResult(req: RequestOf<'tool.result'>, client: { id: string }): Promise<void> {
+    const call = this.find(req.chatId, req.toolCallId);
+    if (!call) {
+      const part = await this.findPart(req.chatId, req.toolCallId);
+      if (part.runtime !== 'toolbar') throw notInToolbar(req.toolCallId, part.runtime);
+      if (part.state === 'done' || part.state === 'failed') throw new ProtocolError('already_resolved', `Tool call ${req.toolCallId} already has a result`, 'toolCallId');
+      throw new ProtocolError('not_allowed', `Tool call ${req.toolCallId} is ${part.state}, not running`, 'toolCallId');
+    }
+    if (call.runtime !== 'toolbar') throw notInToolbar(req.toolCallId, call.runtime);
+    if (call.state !== 'running') throw new ProtocolError('not_allowed', `Tool call ${req.toolCallId} is ${call.state}, not running`, 'toolCallId');
+    if (this.o.dispatcher.assignedClient(req.toolCallId) !== client.id) {
+      throw new ProtocolError('not_allowed', `Tool call ${req.toolCallId} was not sent to this client`, 'toolCallId');
+    }
+    this.o.dispatcher.settle(call.toolCallId);
+    this.complete(call, { output: req.output, isError: req.isError ?? false });
+  }
+
+  /** The run ended: its open calls end `interrupted`, toolbars are told to stop, the agent's awaits reject. */
+  interrupt(run: CallingRun, reason: Error): void {
+    for (const call of this.open.values()) {
+      if (call.run !== run) continue;
+      this.open.delete(call.toolCallId);
+      this.setState(call, 'interrupted');
+      if (call.runtime === 'toolbar') this.o.dispatcher.cancel(call.toolCallId);
+      call.abort(reason);
+    }
+  }
+
+  /** The open call with this id in this chat, if its run is still going. */
+  private find(chatId: string, toolCallId: string): OpenCall | undefined {
+    const call = this.open.get(toolCallId);
+    return call && call.run.info.chatId === chatId && !call.run.finished ? call : undefined;
+  }
+
+  /** A call that is no longer open, from the chat itself; `not_found` when it never existed. */
+  private async findPart(chatId: string, toolCallId: string): Promise<ToolCallPart> {
+    await this.o.chats.load(chatId);
+    const part = findToolCallPart(this.o.chats.messages(chatId), toolCallId);
+    if (!part) throw new ProtocolError('not_found', `Tool call not found: ${toolCallId}`, 'toolCallId');
+    return part;
+  }
+
+  private setState(call: OpenCall, state: ToolCallState): void {
+    call.state = state;
+    this.o.chats.edit(call.run.info.chatId, [{ op: 'replace', path: messagePath.partState(call.messageIndex, call.partIndex), value: state }], {
+      urgent: state !== 'running',
+    });
+  }
+
+  /** Sends a running call where it runs: a toolbar, or this process. */
+  private start(call: OpenCall): void {
+    const { run } = call;
+    if (call.runtime === 'toolbar') {
+      this.o.dispatcher.dispatch(
+        { chatId: run.info.chatId, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, preferClientId: run.originClientId },
+        (message) => this.complete(call, { output: message, isError: true }),
+      );
+    } else {
+      void this.executeHere(call);
+    }
+  }
+
+  private async executeHere(call: OpenCall): Promise<void> {
+    const { run, execute } = call;
+    let outcome: ToolCallResult;
+    if (!execute) {
+      outcome = { output: `Agent ${run.agent.id} has no handler for tool ${call.toolName}`, isError: true };
+    } else {
+      try {
+        outcome = { output: (await execute(call.input, { signal: run.signal, chatId: run.info.chatId })) ?? null, isError: false };
+      } catch (error) {
+        outcome = { output: describeError(error), isError: true };
+      }
+    }
+    this.complete(call, outcome);
+  }
+
+  /** Records a result: a ToolMessage for cli/toolbar calls, a part inside the message for backend. */
+  private complete(call: OpenCall, given: ToolCallResult): void {
+    const { run } = call;
+    if (run.finished || this.open.get(call.toolCallId) !== call) return;
+    let outcome: ToolCallResult;
+    try {
+      outcome = { output: toJsonValue(given.output), isError: given.isError };
+    } catch (error) {
+      outcome = { output: `The result of ${call.toolName} cannot be sent as JSON: ${describeError(error)}`, isError: true };
+    }
+    this.open.delete(call.toolCallId);
+    const result = { type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output: outcome.output, isError: outcome.isError };
+    if (call.runtime === 'backend') {
+      run.writer.addServerPart(call.messageIndex, result);
+    } else {
+      const message: ToolMessage = { id: makeId('msg'), role: 'tool', content: [result], createdAt: this.o.now() };
+      this.o.chats.addMessage(run.info.chatId, message, { urgent: true });
+    }
+    this.setState(call, outcome.isError ? 'failed' : 'done');
+    call.finish(outcome);
+  }
+}
+
+function notInToolbar(toolCallId: string, runtime: ToolCallPart['runtime']): ProtocolError {
+  return new ProtocolError('not_allowed', `Tool call ${toolCallId} runs in ${runtime}, not in a toolbar`, 'toolCallId');
+}
+
+/** Finds a tool-call part anywhere in a chat, newest first. */
+function findToolCallPart(messages: readonly Message[], toolCallId: string): ToolCallPart | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant') continue;
+    for (const p of m.content) if (p.type === 'tool-call' && p.toolCallId === toolCallId) return p;
+  }
+  return undefined;
+}
