@@ -56,7 +56,7 @@ async function writeChats(chatsDir: string, chats: number, messages: number): Pr
 
 async function measureStream(dir: string, priorMessages: number, timeScale: number): Promise<{ chars: number; bytes: number }> {
   const server = new FakeServer();
-  const repo = createFileChatRepository({ dir, getChat: server.getChat, writeDelayMs: 1000 / timeScale });
+  const repo = createFileChatRepository({ dir, writeDelayMs: 1000 / timeScale });
   server.repo = repo;
   await repo.open();
   server.createChat('chat_stream', 'Stream');
@@ -96,7 +96,7 @@ export async function measurePersistence(
   const dir = mkdtempSync(path.join(os.tmpdir(), 'agentbar-bench-persistence-'));
   try {
     await writeChats(path.join(dir, 'chats'), chats, messages);
-    const repo = createFileChatRepository({ dir, getChat: () => undefined });
+    const repo = createFileChatRepository({ dir });
     const t0 = performance.now();
     const index = await repo.open();
     const openMs = performance.now() - t0;

@@ -53,7 +53,7 @@ async function callMeasurePersistence(chats: number, messages: number): Promise<
 /** Writes `chats` chats of `messages` messages in the chat file format, one of them active. */
 async function writeManyChats(dataDir: string, chats: number, messages: number): Promise<void> {
   const history = makeHistory(messages);
-  const repo = createFileChatRepository({ dir: dataDir, getChat: () => undefined, log: () => {} });
+  const repo = createFileChatRepository({ dir: dataDir, log: () => {} });
   await mkdir(repo.chatsDir, { recursive: true });
   const ids: string[] = [];
   for (let start = 0; start < chats; start += 50) {

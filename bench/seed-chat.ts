@@ -60,11 +60,10 @@ export async function seedActiveChat(dataDir: string, count: number): Promise<st
   };
   const repo = createFileChatRepository({
     dir: dataDir,
-    getChat: (id) => (id === chatId ? { info, messages } : undefined),
     log: (level, message) => console.error(`[bench seed] ${level}: ${message}`),
   });
   await repo.open();
-  repo.recordInfo(chatId);
+  repo.recordInfo(chatId, { info, messages });
   repo.setMeta({ activeChatId: chatId, agentState: {} });
   await repo.close();
   return chatId;

@@ -25,7 +25,7 @@ function setup() {
   const calls: string[] = [];
   let activeChanges = 0;
   let chats: ChatManager;
-  const memory = createMemoryChatRepository({ getChat: (id) => chats.getChat(id) });
+  const memory = createMemoryChatRepository();
   const repo = new Proxy(memory, {
     get(target, key: keyof ChatRepository) {
       const value = target[key];
@@ -313,11 +313,11 @@ describe('ChatManager.load and activate', () => {
       chats.addMessage(id, userMessage(`m${i}`, `message ${i}`, { clientMessageId: `c-${i}` }));
       ids.push(id);
     }
-    const inMemory = ids.filter((id) => chats.getChat(id)?.messages !== undefined);
+    const inMemory = ids.filter((id) => chats.sourceOf(id).messages !== undefined);
     expect(inMemory.length).toBeLessThan(ids.length);
     expect(inMemory).toContain(store.state.activeChatId);
-    const evicted = ids.find((id) => chats.getChat(id)?.messages === undefined)!;
-    expect(chats.getChat(evicted)?.info.id).toBe(evicted);
+    const evicted = ids.find((id) => chats.sourceOf(id).messages === undefined)!;
+    expect(chats.sourceOf(evicted).info?.id).toBe(evicted);
     const n = ids.indexOf(evicted);
     const loaded = await chats.load(evicted);
     expect(loaded.messages.map((m) => m.id)).toEqual([`m${n}`]);
@@ -329,11 +329,11 @@ describe('ChatManager.load and activate', () => {
     const pinned = chats.create();
     chats.pin(pinned);
     for (let i = 0; i < 12; i++) chats.create();
-    expect(chats.getChat(pinned)?.messages).toEqual([]);
+    expect(chats.sourceOf(pinned).messages).toEqual([]);
     chats.unpin(pinned);
     // Once unpinned it is the oldest, so the next chat pushes it out.
     chats.create();
-    expect(chats.getChat(pinned)?.messages).toBeUndefined();
+    expect(chats.sourceOf(pinned).messages).toBeUndefined();
   });
 
   it('refuses to activate a chat that is not loaded', () => {

@@ -6,7 +6,7 @@ import { isValidId, makeId } from '../shared/ids.ts';
 import { ProtocolError } from '../shared/errors.ts';
 import { applyPatchInPlace } from '../shared/patch.ts';
 import type { ChatInfo, Message, Op } from '../shared/schemas.ts';
-import { ChatNotFoundError, UnreadableChatError, type ChatRepository } from './persistence/chat-repository.ts';
+import { ChatNotFoundError, UnreadableChatError, type ChatRepository, type ChatSource } from './persistence/chat-repository.ts';
 import { messagePath, statePath } from './state-paths.ts';
 import type { StateStore } from './state-store.ts';
 
@@ -49,6 +49,8 @@ export class ChatManager {
   private readonly loaded = new Map<string, LoadedChat>();
   /** Chats kept in memory whatever the eviction says, with how many holders each. */
   private readonly pinned = new Map<string, number>();
+  /** One live view per chat for persistence (see `sourceOf`). */
+  private readonly sources = new Map<string, ChatSource>();
 
   constructor(
     private readonly store: StateStore,
@@ -75,12 +77,27 @@ export class ChatManager {
     return info;
   }
 
-  /** The chat as held now, for persistence: without messages when they are not in memory. */
-  getChat(chatId: string): { info: ChatInfo; messages?: Message[] } | undefined {
-    const info = this.info(chatId);
-    if (!info) return undefined;
-    const loaded = this.loaded.get(chatId);
-    return loaded ? { info, messages: loaded.messages } : { info };
+  /**
+   * The live view of a chat that persistence reads when it writes: its info, and its messages
+   * while they are in memory (undefined once evicted).
+   *
+   * @example repo.recordInfo(chatId, chats.sourceOf(chatId));
+   */
+  sourceOf(chatId: string): ChatSource {
+    let source = this.sources.get(chatId);
+    if (!source) {
+      const chats = this;
+      source = {
+        get info() {
+          return chats.info(chatId);
+        },
+        get messages() {
+          return chats.loaded.get(chatId)?.messages;
+        },
+      };
+      this.sources.set(chatId, source);
+    }
+    return source;
   }
 
   /** Loads a chat's messages into memory (from disk when needed). */
@@ -99,6 +116,7 @@ export class ChatManager {
         }
         // The file is gone or was moved aside as unreadable: the chat is gone for this server.
         if (this.info(chatId)) this.store.change([{ op: 'remove', path: statePath.chat(chatId) }]);
+        this.sources.delete(chatId);
         throw new ProtocolError('not_found', why, 'chatId');
       }
       // Another request may have loaded it while we waited.
@@ -160,7 +178,7 @@ export class ChatManager {
     this.loaded.set(id, indexMessages([]));
     this.store.change([{ op: 'add', path: statePath.chat(id), value: info }]);
     this.activate(id);
-    this.repo.recordInfo(id);
+    this.repo.recordInfo(id, this.sourceOf(id));
     return id;
   }
 
@@ -192,7 +210,7 @@ export class ChatManager {
       { op: 'replace', path: statePath.chatField(chatId, 'title'), value: title },
       { op: 'replace', path: statePath.chatField(chatId, 'updatedAt'), value: this.now() },
     ]);
-    this.repo.recordInfo(chatId);
+    this.repo.recordInfo(chatId, this.sourceOf(chatId));
   }
 
   async delete(chatId: string): Promise<void> {
@@ -205,6 +223,7 @@ export class ChatManager {
     if (ops.length > 1) this.onActiveChange();
     this.loaded.delete(chatId);
     this.pinned.delete(chatId);
+    this.sources.delete(chatId);
     await this.repo.deleteChat(chatId);
   }
 
@@ -220,7 +239,7 @@ export class ChatManager {
     } else {
       applyPatchInPlace(loaded.messages, cloneOps(ops));
     }
-    this.repo.recordChange(chatId, [...ops], options);
+    this.repo.recordChange(chatId, [...ops], this.sourceOf(chatId), options);
   }
 
   /** Appends a message and updates the chat's count, time and (for user messages) agent. */
@@ -241,7 +260,7 @@ export class ChatManager {
     const title = index === 0 && info?.title === DEFAULT_TITLE ? titleFrom(message) : null;
     if (title) infoOps.push({ op: 'replace', path: statePath.chatField(chatId, 'title'), value: title });
     this.store.change(infoOps);
-    if (title) this.repo.recordInfo(chatId);
+    if (title) this.repo.recordInfo(chatId, this.sourceOf(chatId));
     return index;
   }
 

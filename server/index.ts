@@ -24,5 +24,5 @@ export type { AgentbarServer, ServerOptions, LogFn } from './server.ts';
 export { createDemoAgents } from './demo-agents.ts';
 export { createFileChatRepository } from './persistence/file-chat-repository.ts';
 export { createMemoryChatRepository } from './persistence/memory-chat-repository.ts';
-export type { ChatRepository } from './persistence/chat-repository.ts';
+export type { ChatRepository, ChatSource } from './persistence/chat-repository.ts';
 export type * from '../shared/schemas.ts';

@@ -151,12 +151,10 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   if (options.writeConnectionFile !== false) await refuseSharedDataDir(dataDir);
 
   const registry = new AgentRegistry(options.agents);
-  let chats!: ChatManager;
-  const getChat = (id: string) => chats.getChat(id);
   const repo =
     options.repository === 'memory'
-      ? createMemoryChatRepository({ getChat, log })
-      : (options.repository ?? createFileChatRepository({ dir: dataDir, getChat, log }));
+      ? createMemoryChatRepository({ log })
+      : (options.repository ?? createFileChatRepository({ dir: dataDir, log }));
   const index = await repo.open();
   const agentMeta = new Map<string, AgentMeta>(
     Object.entries(index.agentState).filter(([id]) => registry.get(id)) as [string, AgentMeta][],
@@ -171,7 +169,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   };
   const store = new StateStore(initial, { replayFrames: options.replay?.frames, replayBytes: options.replay?.bytes });
   const saveMeta = () => repo.setMeta({ activeChatId: store.state.activeChatId, agentState: Object.fromEntries(agentMeta) });
-  chats = new ChatManager(store, repo, saveMeta);
+  const chats = new ChatManager(store, repo, saveMeta);
   if (index.activeChatId && chats.info(index.activeChatId)) {
     try {
       await chats.load(index.activeChatId);

@@ -6,16 +6,10 @@
 import { makeId } from '../shared/ids.ts';
 import { applyPatchInPlace } from '../shared/patch.ts';
 import type { Op, State } from '../shared/schemas.ts';
+import { OpBuffer } from './op-buffer.ts';
 import { ReplayBuffer } from './replay-buffer.ts';
 
 export type FrameListener = (frame: string, rev: number) => void;
-
-interface PendingAppend {
-  path: string;
-  value: string;
-}
-/** Non-append ops are serialized as they happen: later mutations of the state cannot leak into them. */
-type PendingOp = PendingAppend | string;
 
 export interface StateStoreOptions {
   replayFrames?: number;
@@ -34,7 +28,8 @@ export class StateStore {
   readonly session = makeId('s');
   private _state: State;
   private _rev = 0;
-  private pending: PendingOp[] = [];
+  /** Ops of this tick; non-append ops are serialized as they happen, so later mutations of the state cannot leak into them. */
+  private readonly pending = new OpBuffer();
   private scheduled = false;
   private readonly replay: ReplayBuffer;
   private readonly listeners = new Set<FrameListener>();
@@ -66,16 +61,7 @@ export class StateStore {
    */
   change(ops: readonly Op[]): void {
     if (ops.length === 0) return;
-    for (const op of ops) {
-      if (op.op === 'append') {
-        if (op.value === '') continue;
-        const last = this.pending[this.pending.length - 1];
-        if (last !== undefined && typeof last !== 'string' && last.path === op.path) last.value += op.value;
-        else this.pending.push({ path: op.path, value: op.value });
-      } else {
-        this.pending.push(JSON.stringify(op));
-      }
-    }
+    this.pending.record(ops);
     this._state = applyPatchInPlace(this._state, ops);
     if (!this.scheduled) {
       this.scheduled = true;
@@ -88,13 +74,8 @@ export class StateStore {
   /** Emits the queued ops as one patch frame now. Called before a result so patches precede it. */
   flush(): void {
     this.scheduled = false;
-    if (this.pending.length === 0) return;
-    let ops = '';
-    for (const p of this.pending) {
-      if (ops) ops += ',';
-      ops += typeof p === 'string' ? p : JSON.stringify({ op: 'append', path: p.path, value: p.value });
-    }
-    this.pending = [];
+    if (this.pending.isEmpty) return;
+    const ops = this.pending.take();
     this.lastFrameAt = performance.now();
     const rev = ++this._rev;
     // No rev: it is the previous one + 1 (PROTOCOL §3), and it cost 3.4 of the 14 deflated bytes of

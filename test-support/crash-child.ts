@@ -55,7 +55,6 @@ async function main(): Promise<void> {
   const server = new FakeServer();
   const repo = createFileChatRepository({
     dir: dir!,
-    getChat: server.getChat,
     writeDelayMs: 15,
     log: (level, message) => process.stderr.write(`${level}: ${message}\n`),
   });

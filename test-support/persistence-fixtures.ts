@@ -1,7 +1,7 @@
 /** Chats for persistence tests and the bench: every part type, plus a fake server holding them. */
 import { applyPatchInPlace } from '../shared/patch.ts';
 import type { AssistantMessage, ChatInfo, Message, Op, ToolMessage, UserMessage } from '../shared/schemas.ts';
-import type { ChatRepository, ChatSnapshot } from '../server/persistence/chat-repository.ts';
+import type { ChatRepository, ChatSource } from '../server/persistence/chat-repository.ts';
 
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -119,11 +119,22 @@ export class FakeServer {
     return ++this.clock;
   }
 
-  getChat = (chatId: string): ChatSnapshot | undefined => {
-    const chat = this.chats.get(chatId);
-    if (!chat) return undefined;
-    return this.unloaded.has(chatId) ? { info: chat.info } : chat;
-  };
+  /** Reads of the chat by the repository, for tests that check when it reads. */
+  reads: string[] = [];
+
+  /** The live view the repository reads when it writes, as ChatManager.sourceOf gives it. */
+  sourceOf(chatId: string): ChatSource {
+    const server = this;
+    return {
+      get info() {
+        server.reads.push(chatId);
+        return server.chats.get(chatId)?.info;
+      },
+      get messages() {
+        return server.unloaded.has(chatId) ? undefined : server.chats.get(chatId)?.messages;
+      },
+    };
+  }
 
   private get repository(): ChatRepository {
     if (!this.repo) throw new Error('FakeServer has no repository');
@@ -133,7 +144,7 @@ export class FakeServer {
   createChat(id: string, title = `Chat ${id}`): void {
     const t = this.now();
     this.chats.set(id, { info: { id, title, createdAt: t, updatedAt: t, messageCount: 0 }, messages: [] });
-    this.repository.recordInfo(id);
+    this.repository.recordInfo(id, this.sourceOf(id));
   }
 
   /** Adopts a chat read back from disk. */
@@ -148,7 +159,7 @@ export class FakeServer {
     applyPatchInPlace(chat.messages, structuredClone(ops));
     chat.info.messageCount = chat.messages.length;
     chat.info.updatedAt = this.now();
-    this.repository.recordChange(chatId, ops, { urgent });
+    this.repository.recordChange(chatId, ops, this.sourceOf(chatId), { urgent });
   }
 
   addMessage(chatId: string, message: Message, urgent = true): number {
@@ -161,6 +172,6 @@ export class FakeServer {
     const chat = this.chats.get(chatId)!;
     chat.info.title = title;
     chat.info.updatedAt = this.now();
-    this.repository.recordInfo(chatId);
+    this.repository.recordInfo(chatId, this.sourceOf(chatId));
   }
 }

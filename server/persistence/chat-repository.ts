@@ -19,16 +19,19 @@ export interface RepositoryMeta {
 }
 
 /**
- * What the server holds of one chat right now. `messages` is undefined (or the whole result is)
- * when the chat's messages are not in memory: the repository then never rewrites the chat file
- * from it, it only records the info and the ops it was given.
+ * A live view of one chat as the server holds it, handed to the repository with every change and
+ * read when a write starts: the repository never asks the server for a chat, so the two need no
+ * wiring beyond the calls themselves.
  */
-export interface ChatSnapshot {
-  info: ChatInfo;
-  messages?: Message[] | undefined;
+export interface ChatSource {
+  /** The chat's info now; undefined once the chat is gone. */
+  readonly info: ChatInfo | undefined;
+  /**
+   * The chat's messages now, with every recorded op applied; undefined while they are not in
+   * memory. The repository then never rewrites the chat file from it, it only appends the ops.
+   */
+  readonly messages: Message[] | undefined;
 }
-
-export type GetChat = (chatId: string) => ChatSnapshot | undefined;
 
 export type LogFn = (level: 'info' | 'warn' | 'error', message: string) => void;
 
@@ -48,13 +51,13 @@ export interface ChatRepository {
   /**
    * Records a change of one chat: `ops` are relative to the chat's messages array
    * (`{op:'append', path:'/3/content/0/text', value:'abc'}`, `{op:'add', path:'/-', value: msg}`).
-   * They are serialized at once, so the caller may keep mutating its objects. Written within
-   * `writeDelayMs`; `urgent` (a message ended, chat created) starts the write in this tick.
-   * Throws for an invalid id.
+   * They are serialized at once, so the caller may keep mutating its objects; `chat` is read when
+   * the write starts. Written within `writeDelayMs`; `urgent` (a message ended, chat created)
+   * starts the write in this tick. Throws for an invalid id.
    */
-  recordChange(chatId: string, ops: Op[], options?: { urgent?: boolean }): void;
+  recordChange(chatId: string, ops: Op[], chat: ChatSource, options?: { urgent?: boolean }): void;
   /** Marks the chat's info (title, times, count) changed; written at once. Throws for an invalid id. */
-  recordInfo(chatId: string): void;
+  recordInfo(chatId: string, chat: ChatSource): void;
   /** Removes the chat's files; pending changes of it are dropped. Rejects for an invalid id. */
   deleteChat(chatId: string): Promise<void>;
   /** The active chat and per-agent state; written in this tick, the latest value wins. */

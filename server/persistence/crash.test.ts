@@ -138,7 +138,6 @@ describe('crash safety', () => {
         const logs: string[] = [];
         const repo = createFileChatRepository({
           dir,
-          getChat: () => undefined,
           log: (level, message) => {
             if (level !== 'info') logs.push(`${level}: ${message}`);
           },

@@ -24,7 +24,6 @@ afterEach(async () => {
 function makeRepo(server: FakeServer = new FakeServer(), options: { writeDelayMs?: number } = {}): FileChatRepository {
   const repo = createFileChatRepository({
     dir,
-    getChat: server.getChat,
     log: (level, message) => logs.push({ level, message }),
     writeDelayMs: options.writeDelayMs ?? 60_000,
   });
@@ -284,20 +283,18 @@ describe('file chat repository', () => {
 
   it('starts an urgent write within the tick, and holds a non-urgent one back', async () => {
     const server = new FakeServer();
-    const getChat = vi.fn(server.getChat);
-    server.getChat = getChat;
     const repo = makeRepo(server);
     await repo.open();
     server.createChat('chat_u');
     await repo.flush();
-    getChat.mockClear();
+    server.reads.length = 0;
     server.edit('chat_u', [{ op: 'add', path: '/-', value: userMessage('m1', 'hi') }]);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(getChat).not.toHaveBeenCalled();
+    expect(server.reads).toEqual([]);
     server.edit('chat_u', [{ op: 'replace', path: '/0/content/0/text', value: 'hello' }], true);
     await Promise.resolve();
     await Promise.resolve();
-    expect(getChat).toHaveBeenCalledWith('chat_u');
+    expect(server.reads).toContain('chat_u');
   });
 
   it('keeps changes recorded while a rewrite is in flight', async () => {
@@ -317,10 +314,11 @@ describe('file chat repository', () => {
 
   it('refuses ids that could leave the chats folder before touching the disk', async () => {
     const root = path.join(dir, 'never-created');
-    const repo = createFileChatRepository({ dir: root, getChat: () => undefined, log: () => {} });
+    const repo = createFileChatRepository({ dir: root, log: () => {} });
+    const nothing = { info: undefined, messages: undefined };
     for (const id of ['../x', 'a/b', '', '..', '.', 'a\\b', '/etc/passwd', 'x'.repeat(65), 'ok\n']) {
-      expect(() => repo.recordChange(id, [])).toThrow(InvalidChatIdError);
-      expect(() => repo.recordInfo(id)).toThrow(InvalidChatIdError);
+      expect(() => repo.recordChange(id, [], nothing)).toThrow(InvalidChatIdError);
+      expect(() => repo.recordInfo(id, nothing)).toThrow(InvalidChatIdError);
       await expect(repo.loadMessages(id)).rejects.toThrow(InvalidChatIdError);
       await expect(repo.deleteChat(id)).rejects.toThrow(InvalidChatIdError);
     }

@@ -5,7 +5,7 @@ import { assistantMessage, everyPartMessages, FakeServer, userMessage } from '..
 
 function setup() {
   const server = new FakeServer();
-  const repo = createMemoryChatRepository({ getChat: server.getChat });
+  const repo = createMemoryChatRepository();
   server.repo = repo;
   return { server, repo };
 }
@@ -34,10 +34,11 @@ describe('memory chat repository', () => {
     expect(await repo.loadMessages('chat_1')).toMatchObject([{ id: 'm1' }, { content: [{ text: 'Hello' }], status: 'interrupted' }]);
   });
 
-  it('keeps messages from ops alone when it has no getChat', async () => {
+  it('keeps messages from ops alone when the server holds nothing of the chat', async () => {
     const repo = createMemoryChatRepository();
-    repo.recordInfo('chat_1');
-    repo.recordChange('chat_1', [{ op: 'add', path: '/-', value: userMessage('m1', 'hi') }]);
+    const nothing = { info: undefined, messages: undefined };
+    repo.recordInfo('chat_1', nothing);
+    repo.recordChange('chat_1', [{ op: 'add', path: '/-', value: userMessage('m1', 'hi') }], nothing);
     expect(await repo.loadMessages('chat_1')).toEqual([userMessage('m1', 'hi')]);
     expect((await repo.open()).chats[0]).toMatchObject({ id: 'chat_1', messageCount: 1 });
   });
@@ -50,8 +51,9 @@ describe('memory chat repository', () => {
     repo.setMeta({ activeChatId: 'chat_2', agentState: { a: { skill: 'x' } } });
     expect(await repo.open()).toMatchObject({ chats: [{ id: 'chat_2' }], activeChatId: 'chat_2', agentState: { a: { skill: 'x' } } });
     await expect(repo.loadMessages('chat_1')).rejects.toThrow(ChatNotFoundError);
-    expect(() => repo.recordChange('../x', [])).toThrow(InvalidChatIdError);
-    expect(() => repo.recordInfo('a/b')).toThrow(InvalidChatIdError);
+    const nothing = { info: undefined, messages: undefined };
+    expect(() => repo.recordChange('../x', [], nothing)).toThrow(InvalidChatIdError);
+    expect(() => repo.recordInfo('a/b', nothing)).toThrow(InvalidChatIdError);
     await expect(repo.loadMessages('..')).rejects.toThrow(InvalidChatIdError);
     await expect(repo.deleteChat('')).rejects.toThrow(InvalidChatIdError);
   });

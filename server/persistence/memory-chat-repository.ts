@@ -10,7 +10,7 @@ import {
   ChatNotFoundError,
   InvalidChatIdError,
   type ChatRepository,
-  type GetChat,
+  type ChatSource,
   type LoadedIndex,
   type LogFn,
   type RepositoryMeta,
@@ -18,11 +18,6 @@ import {
 import { recoverInterrupted } from './recover-messages.ts';
 
 export interface MemoryChatRepositoryOptions {
-  /**
-   * The server's current chat. Without it the repository knows only what the ops say: infos are
-   * then made up (title 'Untitled', count and times from the messages).
-   */
-  getChat?: GetChat;
   log?: LogFn;
 }
 
@@ -41,8 +36,8 @@ function cloneOp(op: Op): Op {
 
 /**
  * @example
- * const repo = createMemoryChatRepository({ getChat: (id) => chats.getChat(id) });
- * repo.recordInfo(chatId); // remembers the chat
+ * const repo = createMemoryChatRepository();
+ * repo.recordInfo(chatId, chats.sourceOf(chatId)); // remembers the chat
  * await repo.loadMessages(chatId); // a copy, with crash recovery applied
  */
 export function createMemoryChatRepository(options: MemoryChatRepositoryOptions = {}): ChatRepository {
@@ -60,19 +55,16 @@ export function createMemoryChatRepository(options: MemoryChatRepositoryOptions 
     };
   }
 
-  function current(chatId: string): { info?: ChatInfo; messages?: Message[] | undefined } {
-    const snapshot = options.getChat?.(chatId);
-    return snapshot ? { info: snapshot.info, messages: snapshot.messages } : {};
-  }
-
-  function recordChange(chatId: string, ops: Op[], _options?: { urgent?: boolean }): void {
+  // Without an info from the server the repository knows only what the ops say: the info is then
+  // made up (title 'Untitled', count and times from the messages).
+  function recordChange(chatId: string, ops: Op[], source: ChatSource, _options?: { urgent?: boolean }): void {
     checkId(chatId);
     if (closed) return log('warn', `A change of chat ${chatId} after close was ignored`);
-    const now = current(chatId);
+    const now = source;
     let chat = store.get(chatId);
-    if (!chat && now.messages) {
+    if (!chat && now.messages && now.info) {
       // The server's copy already holds these ops.
-      store.set(chatId, structuredClone({ info: now.info!, messages: now.messages }));
+      store.set(chatId, structuredClone({ info: now.info, messages: now.messages }));
       return;
     }
     if (!chat) {
@@ -88,10 +80,10 @@ export function createMemoryChatRepository(options: MemoryChatRepositoryOptions 
     chat.info = now.info ? structuredClone(now.info) : madeUpInfo(chatId, chat.messages, chat.info);
   }
 
-  function recordInfo(chatId: string): void {
+  function recordInfo(chatId: string, source: ChatSource): void {
     checkId(chatId);
     if (closed) return log('warn', `An info change of chat ${chatId} after close was ignored`);
-    const now = current(chatId);
+    const now = source;
     const chat = store.get(chatId);
     if (chat) {
       if (now.info) chat.info = structuredClone(now.info);
