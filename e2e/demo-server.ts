@@ -28,6 +28,10 @@ export class DemoServer {
   wsUrl = '';
   token = '';
   port = 0;
+  /** The demo page for a browser that holds the token: the server trades it for a cookie and sends the browser on to `/`. */
+  get pageUrl(): string {
+    return `${this.httpUrl}/?token=${encodeURIComponent(this.token)}`;
+  }
   pid = 0;
   /** The last exit of a stopped server. */
   lastExit: Exit | null = null;

@@ -108,7 +108,7 @@ test('the toolbar does not change the page', async ({ toolbar, page, context }, 
   // The same page without the toolbar: its script answers empty.
   const bare = await context.newPage();
   await bare.route('**/toolbar.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
-  await bare.goto(`${toolbar.server.httpUrl}/`);
+  await bare.goto(toolbar.server.pageUrl);
   await expect(bare.locator('#page-title')).toBeVisible();
   expect(await bare.locator('agentbar-toolbar').count()).toBe(0);
   const without = await measurePage(bare);

@@ -79,9 +79,9 @@ export class Toolbar {
     return this.log.getByRole('article', { name: agent, exact: true });
   }
 
-  /** Loads the demo page (the server embeds its ws URL and token). */
+  /** Signs in with the token and loads the demo page (the server embeds its ws URL and token). */
   async goto(): Promise<void> {
-    await this.page.goto(`${this.server.httpUrl}/`);
+    await this.page.goto(this.server.pageUrl);
   }
 
   /** Opens the panel (unless a saved preference already did) and waits until it is connected. */

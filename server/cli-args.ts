@@ -12,9 +12,10 @@ export interface ServeArgs {
 }
 
 export const USAGE = `Usage: agentbar serve [options]
-       agentbar chat [--data-dir <dir>]   (chat with the running server from this terminal)
+       agentbar chat [--data-dir <dir>]      (chat with the running server from this terminal)
+       agentbar sign-in [--data-dir <dir>]   (print a new one-time address for the demo page)
 
-Starts the agent server with the demo agents and prints the demo page's address.
+Starts the agent server with the demo agents and prints a one-time sign-in address for the demo page.
 
 Options:
   --port <n>            Port to listen on; 0 picks a free one (default 4477)

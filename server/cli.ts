@@ -11,6 +11,10 @@ export async function main(argv: string[]): Promise<void> {
     const { runTerminalChat } = await import('./terminal/run-terminal-chat.ts');
     process.exit(await runTerminalChat(argv.slice(1)));
   }
+  if (argv[0] === 'sign-in') {
+    const { runSignIn } = await import('./sign-in-command.ts');
+    process.exit(await runSignIn(argv.slice(1)));
+  }
   let args;
   try {
     args = parseServeArgs(argv);
@@ -45,7 +49,8 @@ export async function main(argv: string[]): Promise<void> {
     process.exit(1);
   }
   console.log(`agentbar is running.
-  Demo page:       ${server.httpUrl}/
+  Demo page:       ${server.signInUrl()}
+                   (opens once, within 5 minutes; \`agentbar sign-in\` prints a new one)
   WebSocket:       ${server.url}
   Connection file: ${server.connectionFile}
   Data:            ${server.dataDir}

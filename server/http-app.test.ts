@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentInfo } from '../shared/schemas.ts';
 import { createHttpApp } from './http-app.ts';
+import { deriveSessionValue } from './security.ts';
+import { createSignInLinks, type SignInLinks } from './sign-in-links.ts';
 
 const PORT = 4477;
 const TOKEN = 'tok_0123456789abcdefghijklmnop';
@@ -28,12 +30,14 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function makeApp(options: { bundle?: string; allowOrigins?: string[] } = {}) {
+function makeApp(options: { bundle?: string; allowOrigins?: string[]; signIn?: SignInLinks } = {}) {
   return createHttpApp({
+    signIn: options.signIn ?? createSignInLinks(),
     policy: { port: () => PORT, token: TOKEN, allowOrigins: options.allowOrigins ?? [] },
     agents: () => AGENTS,
     toolbarBundlePath: options.bundle ?? bundlePath,
     wsUrl: () => WS_URL,
+    httpUrl: () => `http://${HOST}`,
   });
 }
 
@@ -123,8 +127,26 @@ describe('the Host check', () => {
 });
 
 describe('GET / (the demo page)', () => {
-  it('embeds the ws URL and the token for the toolbar', async () => {
+  const COOKIE = `agentbar_session=${deriveSessionValue(TOKEN)}`;
+
+  it('holds nothing secret for a request without credentials, and says how to sign in', async () => {
     const res = await get('/');
+    expect(res.status).toBe(403);
+    const html = await res.text();
+    expect(html).not.toContain(TOKEN);
+    expect(html).not.toContain(deriveSessionValue(TOKEN));
+    expect(html).not.toContain('toolbar.js');
+    expect(html).toContain('agentbar sign-in');
+  });
+
+  it('refuses a wrong cookie or a wrong token', async () => {
+    expect((await get('/', { cookie: 'agentbar_session=forged-value-0000000000000' })).status).toBe(403);
+    expect((await get('/', { cookie: `agentbar_session=${TOKEN}` })).status).toBe(403);
+    expect((await get('/?token=wrong-token-value-000000')).status).toBe(403);
+  });
+
+  it('embeds the ws URL and the token for a browser holding the session cookie', async () => {
+    const res = await get('/', { cookie: `theme=dark; ${COOKIE}` });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     const html = await res.text();
@@ -132,13 +154,77 @@ describe('GET / (the demo page)', () => {
     expect(html).toContain('<script src="/toolbar.js" defer></script>');
   });
 
+  it('serves the page to a Bearer token', async () => {
+    expect((await get('/', { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+  });
+
+  it('trades ?token= for the cookie and sends the browser to a clean address', async () => {
+    const res = await get(`/?token=${TOKEN}`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/');
+    const cookie = res.headers.get('set-cookie')!;
+    expect(cookie).toContain(COOKIE);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).not.toContain(TOKEN);
+  });
+
   it('forbids framing and caching and sends no CORS header', async () => {
-    const res = await get('/', { origin: 'http://localhost:5173' });
+    const res = await get('/', { origin: 'http://localhost:5173', cookie: COOKIE });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('the one-time sign-in address', () => {
+  it('signs the browser in once, then is used up', async () => {
+    const signIn = createSignInLinks();
+    const app = makeApp({ signIn });
+    const { code } = signIn.issue();
+    const first = await get(`/sign-in/${code}`, {}, app);
+    expect(first.status).toBe(303);
+    expect(first.headers.get('location')).toBe('/');
+    const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await get('/', { cookie }, app)).status).toBe(200);
+
+    const again = await get(`/sign-in/${code}`, {}, app);
+    expect(again.status).toBe(403);
+    expect(again.headers.get('set-cookie')).toBeNull();
+    expect(await again.text()).toMatch(/already used or has expired/);
+  });
+
+  it('refuses an expired or unknown code', async () => {
+    let now = 1_000;
+    const signIn = createSignInLinks({ ttlMs: 60_000, now: () => now });
+    const app = makeApp({ signIn });
+    const { code } = signIn.issue();
+    now += 60_000;
+    expect((await get(`/sign-in/${code}`, {}, app)).status).toBe(403);
+    expect((await get('/sign-in/made-up-code', {}, app)).status).toBe(403);
+  });
+
+  it('keeps the Host check in front of the sign-in', async () => {
+    const signIn = createSignInLinks();
+    const app = makeApp({ signIn });
+    const { code } = signIn.issue();
+    expect((await get(`/sign-in/${code}`, { host: 'evil.com' }, app)).status).toBe(403);
+    // The refused attempt did not use the code up.
+    expect((await get(`/sign-in/${code}`, {}, app)).status).toBe(303);
+  });
+
+  it('issues a new address to a client holding the token, and to nobody else', async () => {
+    const app = makeApp();
+    const post = (headers: Record<string, string>) => app.request('/sign-in-links', { method: 'POST', headers: { host: HOST, ...headers } });
+    expect((await post({})).status).toBe(403);
+    const res = await post({ authorization: `Bearer ${TOKEN}` });
+    expect(res.status).toBe(200);
+    const { url } = (await res.json()) as { url: string };
+    expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${PORT}/sign-in/[\\w-]{32}$`));
+    expect(url).not.toContain(TOKEN);
+    expect((await get(new URL(url).pathname, {}, app)).status).toBe(303);
   });
 });
 

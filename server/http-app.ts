@@ -6,7 +6,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { Hono, type Context } from 'hono';
 import type { AgentInfo } from '../shared/schemas.ts';
 import { renderDemoPage } from './demo-page.ts';
-import { checkAccess, type AccessPolicy } from './security.ts';
+import { checkAccess, deriveSessionValue, SESSION_COOKIE, type AccessPolicy } from './security.ts';
+import { renderSignInPage } from './sign-in-page.ts';
+import type { SignInLinks } from './sign-in-links.ts';
 
 export interface HttpAppOptions {
   policy: AccessPolicy;
@@ -15,6 +17,10 @@ export interface HttpAppOptions {
   toolbarBundlePath: string;
   /** The ws URL the demo page's toolbar connects to. */
   wsUrl: () => string;
+  /** `http://127.0.0.1:PORT`, this server's own address, for the sign-in addresses it hands out. */
+  httpUrl: () => string;
+  /** One-time codes behind `/sign-in/CODE`. */
+  signIn: SignInLinks;
 }
 
 /** Headers for a page that holds the token: no framing, no caching, no referrer. */
@@ -34,7 +40,8 @@ function refuse(c: Context, why: string) {
  * Builds the app.
  *
  * @example
- * const app = createHttpApp({ policy, agents: () => [], toolbarBundlePath: 'dist/toolbar.js', wsUrl: () => url });
+ * const app = createHttpApp({ policy, agents: () => [], toolbarBundlePath: 'dist/toolbar.js',
+ *   wsUrl: () => 'ws://127.0.0.1:4477/ws', httpUrl: () => 'http://127.0.0.1:4477', signIn: createSignInLinks() });
  * const res = await app.request('/health', { headers: { host: 'localhost' } });
  */
 export function createHttpApp(options: HttpAppOptions): Hono {
@@ -49,17 +56,22 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     await next();
   });
 
-  const requireToken = async (c: Context, next: () => Promise<void>) => {
-    const url = new URL(c.req.url);
-    const why = checkAccess(
+  const credentialsMissing = (c: Context) =>
+    checkAccess(
       options.policy,
-      { host: c.req.header('host'), origin: c.req.header('origin'), authorization: c.req.header('authorization') },
-      url,
+      { host: c.req.header('host'), origin: c.req.header('origin'), authorization: c.req.header('authorization'), cookie: c.req.header('cookie') },
+      new URL(c.req.url),
       true,
     );
+  const requireToken = async (c: Context, next: () => Promise<void>) => {
+    const why = credentialsMissing(c);
     if (why) return refuse(c, why);
     await next();
   };
+  // SameSite=Strict: no other site can make the browser send it; HttpOnly: no script reads it.
+  const sessionCookie = `${SESSION_COOKIE}=${deriveSessionValue(options.policy.token)}; HttpOnly; SameSite=Strict; Path=/`;
+  const signInAndGoHome = (c: Context) =>
+    c.body(null, 303, { Location: '/', 'Set-Cookie': sessionCookie, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
 
   app.get('/health', (c) => c.json({ ok: true }));
 
@@ -81,9 +93,24 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     });
   });
 
-  app.get('/', (c) =>
-    c.html(renderDemoPage({ url: options.wsUrl(), token: options.policy.token }), 200, SECRET_PAGE_HEADERS),
-  );
+  // The demo page holds the token, so only a request that proved it has it gets the page.
+  app.get('/', (c) => {
+    if (credentialsMissing(c)) return c.html(renderSignInPage('missing'), 403, SECRET_PAGE_HEADERS);
+    // Trade a token in the address for the cookie, so it leaves the address bar and the history.
+    if (new URL(c.req.url).searchParams.has('token')) return signInAndGoHome(c);
+    return c.html(renderDemoPage({ url: options.wsUrl(), token: options.policy.token }), 200, SECRET_PAGE_HEADERS);
+  });
+
+  app.get('/sign-in/:code', (c) => {
+    if (!options.signIn.redeem(c.req.param('code'))) return c.html(renderSignInPage('used'), 403, SECRET_PAGE_HEADERS);
+    return signInAndGoHome(c);
+  });
+
+  /** `agentbar sign-in` asks here for a fresh address, with the token from the connection file. */
+  app.post('/sign-in-links', requireToken, (c) => {
+    const { code, expiresAt } = options.signIn.issue();
+    return c.json({ url: `${options.httpUrl()}/sign-in/${code}`, expiresAt }, 200, { 'Cache-Control': 'no-store' });
+  });
 
   // Browsers ask for it on every page; an empty answer keeps their consoles clean.
   app.get('/favicon.ico', (c) => c.body(null, 204));

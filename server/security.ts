@@ -2,7 +2,7 @@
  * The checks PROTOCOL §1 puts in front of every route and before every WebSocket upgrade.
  * Pure functions of header values, so they are tested without a socket.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -65,6 +65,28 @@ export function readToken(url: URL, authorization: string | undefined | null): s
   return m?.[1];
 }
 
+/** The cookie the server sets once a request proved it holds the token (HttpOnly, SameSite=Strict). */
+export const SESSION_COOKIE = 'agentbar_session';
+
+/**
+ * The session cookie's value: derived from the token, so it stays valid across restarts with the
+ * same token and dies with a new one, while the cookie never carries the token itself (it cannot
+ * open the WebSocket).
+ */
+export function deriveSessionValue(token: string): string {
+  return createHmac('sha256', token).update('agentbar session cookie v1').digest('base64url');
+}
+
+/** The value of the session cookie in a `Cookie` header, if any. */
+export function readSessionCookie(cookie: string | undefined | null): string | undefined {
+  if (!cookie) return undefined;
+  for (const pair of cookie.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && pair.slice(0, eq).trim() === SESSION_COOKIE) return pair.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
 export interface AccessPolicy {
   port: () => number;
   token: string;
@@ -74,12 +96,22 @@ export interface AccessPolicy {
 /** Why a request is refused, or null when it may go on. `needsToken` is false for public routes. */
 export function checkAccess(
   policy: AccessPolicy,
-  headers: { host?: string | null; origin?: string | null; authorization?: string | null },
+  headers: { host?: string | null; origin?: string | null; authorization?: string | null; cookie?: string | null },
   url: URL,
   needsToken: boolean,
 ): string | null {
   if (!isAllowedHost(headers.host, policy.port())) return 'Host not allowed';
   if (!isAllowedOrigin(headers.origin, policy.allowOrigins)) return 'Origin not allowed';
-  if (needsToken && !isValidToken(readToken(url, headers.authorization), policy.token)) return 'Missing or wrong token';
+  if (needsToken && !hasCredentials(policy, headers, url)) return 'Missing or wrong token';
   return null;
+}
+
+/**
+ * The token (`?token=`, Bearer) or, when a `cookie` header is passed (HTTP routes only; the
+ * WebSocket upgrade does not pass it), the session cookie.
+ */
+function hasCredentials(policy: AccessPolicy, headers: { authorization?: string | null; cookie?: string | null }, url: URL): boolean {
+  if (isValidToken(readToken(url, headers.authorization), policy.token)) return true;
+  const session = readSessionCookie(headers.cookie);
+  return session !== undefined && isValidToken(session, deriveSessionValue(policy.token));
 }

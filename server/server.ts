@@ -26,6 +26,7 @@ import { createMemoryChatRepository } from './persistence/memory-chat-repository
 import { handleRequest, type RequestContext } from './requests.ts';
 import { RunManager } from './runs.ts';
 import { checkAccess } from './security.ts';
+import { createSignInLinks } from './sign-in-links.ts';
 import { statePath } from './state-paths.ts';
 import { StateStore } from './state-store.ts';
 import { ToolCalls } from './tool-calls.ts';
@@ -72,6 +73,11 @@ export interface AgentbarServer {
   store: StateStore;
   dataDir: string;
   connectionFile: string | null;
+  /**
+   * A one-time address that opens the demo page (once, within 5 minutes) and signs that browser
+   * in with a cookie; the token itself stays out of it.
+   */
+  signInUrl(): string;
   /** Flushes chats, closes every client, removes the connection file. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -210,11 +216,14 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
   const connections = new Set<ClientConnection>();
 
+  const signIn = createSignInLinks();
   const app = createHttpApp({
     policy,
+    signIn,
     agents: () => store.state.agents,
     toolbarBundlePath: options.toolbarBundlePath ?? path.join(PACKAGE_ROOT, 'dist', 'toolbar.js'),
     wsUrl: () => `ws://${connectHost(host)}:${port}/ws`,
+    httpUrl: () => `http://${connectHost(host)}:${port}`,
   });
   const http = createServer(getRequestListener(app.fetch));
   const wss = new WebSocketServer({
@@ -290,5 +299,6 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
       if (connectionFile) await rm(connectionFile, { force: true });
     })());
 
-  return { url, httpUrl, token, port, store, dataDir, connectionFile, close };
+  const signInUrl = () => `${httpUrl}/sign-in/${signIn.issue().code}`;
+  return { url, httpUrl, token, port, store, dataDir, connectionFile, signInUrl, close };
 }

@@ -1,12 +1,11 @@
 /**
  * `agentbar chat`: the terminal client. Finds the running server through its connection file.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import readline from 'node:readline';
 import WebSocket from 'ws';
 import { createSyncClient } from '../../shared/sync-client.ts';
 import { createWebSocketConnector } from '../../shared/transport.ts';
+import { readConnectionFile, type ConnectionInfo } from '../connection-file.ts';
 import { defaultDataDir } from '../server.ts';
 import { createTerminalChat, TERMINAL_HELP } from './terminal-chat.ts';
 
@@ -29,13 +28,11 @@ export async function runTerminalChat(argv: string[]): Promise<number> {
       return 2;
     }
   }
-  const file = path.join(path.resolve(dataDir), 'server.json');
-  let connection: { url: string; token: string };
+  let connection: ConnectionInfo;
   try {
-    connection = JSON.parse(await readFile(file, 'utf8'));
-    if (typeof connection.url !== 'string' || typeof connection.token !== 'string') throw new Error('missing url or token');
+    connection = await readConnectionFile(dataDir);
   } catch (error) {
-    console.error(`agentbar chat: no running server found (${file}: ${(error as Error).message}). Start one with \`agentbar serve\`.`);
+    console.error(`agentbar chat: ${(error as Error).message}`);
     return 1;
   }
   const url = new URL(connection.url);

@@ -1,0 +1,43 @@
+/**
+ * `agentbar sign-in`: prints a new one-time address for the demo page of the running server, for a
+ * second browser or when the one printed at start has expired.
+ */
+import { readConnectionFile } from './connection-file.ts';
+import { defaultDataDir } from './server.ts';
+
+export const SIGN_IN_USAGE = `Usage: agentbar sign-in [--data-dir <dir>]
+
+Prints a one-time address that opens the demo page of the running agentbar server in a browser
+(once, within 5 minutes) and keeps that browser signed in. The server is found through
+DATA_DIR/server.json (default $AGENTBAR_DATA_DIR or ~/.agentbar).`;
+
+export async function runSignIn(argv: string[]): Promise<number> {
+  let dataDir = defaultDataDir();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--data-dir' && argv[i + 1]) dataDir = argv[++i]!;
+    else if (a.startsWith('--data-dir=')) dataDir = a.slice('--data-dir='.length);
+    else if (a === '-h' || a === '--help') {
+      console.log(SIGN_IN_USAGE);
+      return 0;
+    } else {
+      console.error(`agentbar sign-in: unknown option ${a}\n\n${SIGN_IN_USAGE}`);
+      return 2;
+    }
+  }
+  try {
+    const { http, token } = await readConnectionFile(dataDir);
+    const res = await fetch(`${http}/sign-in-links`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!res.ok) throw new Error(`the server answered ${res.status}: ${(await res.text()).trim()}`);
+    const { url } = (await res.json()) as { url: string };
+    console.log(`${url}\n(opens the demo page once, within 5 minutes)`);
+    return 0;
+  } catch (error) {
+    console.error(`agentbar sign-in: ${(error as Error).message}`);
+    return 1;
+  }
+}
