@@ -17,6 +17,8 @@ import {
   type Request,
 } from '../shared/schemas.ts';
 import type { RequestClient } from './requests.ts';
+import { LIMITS } from '../shared/limits.ts';
+import { exceedsJsonDepth } from './json-depth.ts';
 import type { StateStore } from './state-store.ts';
 import type { ToolClient } from './tool-dispatcher.ts';
 
@@ -29,6 +31,11 @@ export interface ConnectionLimits {
   helloTimeoutMs: number;
   /** Requests of one client being handled at once. */
   maxInFlight: number;
+  /**
+   * Requests of one client waiting for a slot. The socket is not read while any wait, so a
+   * pipelining client is slowed down by TCP instead of answered `busy`.
+   */
+  maxQueued: number;
   /** Bad frames in a row before the client is closed with 1008. */
   maxBadFrames: number;
 }
@@ -36,10 +43,25 @@ export interface ConnectionLimits {
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   sendBufferBytes: 4 * 1024 * 1024,
   stuckTimeoutMs: 30_000,
-  helloTimeoutMs: 10_000,
+  helloTimeoutMs: 5_000,
   maxInFlight: 64,
+  maxQueued: 1_024,
   maxBadFrames: 20,
 };
+
+/** Error messages and paths can quote client input (an unknown chat id): never echo it whole. */
+const MAX_ERROR_MESSAGE = 500;
+const MAX_ERROR_PATH = 200;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** The error as sent: message and path clipped, so an answer never grows with the input. */
+export function clipError(error: ErrorInfo): ErrorInfo {
+  const message = clip(error.message, MAX_ERROR_MESSAGE);
+  return error.path === undefined ? { code: error.code, message } : { code: error.code, message, path: clip(error.path, MAX_ERROR_PATH) };
+}
 
 export interface ConnectionHost {
   store: StateStore;
@@ -68,6 +90,10 @@ export class ClientConnection implements ToolClient, RequestClient {
   /** Frames other than patches, held while lagging so they still follow the state they refer to. */
   private held: string[] = [];
   private inFlight = 0;
+  /** Valid requests waiting for an in-flight slot, in arrival order. */
+  private queued: Array<{ request: Request; id: string }> = [];
+  /** Bytes of `held`, bounded like the send buffer. */
+  private heldBytes = 0;
   private badFrames = 0;
   /**
    * The largest frame handed to the socket since its buffer was last under the limit. A client
@@ -93,13 +119,19 @@ export class ClientConnection implements ToolClient, RequestClient {
     ws.on('error', (error) => host.log('warn', `Client ${this.id} socket error: ${error.message}`));
   }
 
-  /** Sends a control frame (result, error, tool.run, tool.cancel) after the patches it refers to. */
+  /**
+   * Sends a control frame (result, error, tool.run, tool.cancel) after the patches it refers to.
+   * A client that does not read gets them held (bounded), like its patches, instead of growing
+   * the send buffer without end.
+   */
   send(frame: string): void {
     if (this.closed) return;
     // A tool.run must not arrive before the patch that creates its call.
     this.host.store.flush();
+    if (!this.lagging && this.isBehind()) this.startLagging();
     if (this.lagging) {
-      if (this.held.length >= 10_000) {
+      this.heldBytes += frame.length;
+      if (this.held.length >= 10_000 || this.heldBytes > this.host.limits.sendBufferBytes) {
         this.terminate('held too many frames while not reading');
         return;
       }
@@ -111,16 +143,33 @@ export class ClientConnection implements ToolClient, RequestClient {
 
   private sendPatch(frame: string): void {
     if (this.closed || this.lagging) return;
-    const limit = this.host.limits.sendBufferBytes;
-    const buffered = this.ws.bufferedAmount;
-    // What left the buffer since the last send (sent, or shrunk by deflate) no longer pins it.
-    this.pinnedBytes = Math.max(0, this.pinnedBytes - Math.max(0, this.bufferedAfterSend - buffered));
-    if (buffered <= limit) this.pinnedBytes = 0;
-    else if (buffered > limit + this.pinnedBytes) {
+    if (this.isBehind()) {
       this.startLagging();
       return;
     }
     this.sendStateFrame(frame);
+  }
+
+  /** True when the send buffer holds more than the limit beyond the big frame still going out. */
+  private isBehind(): boolean {
+    const limit = this.host.limits.sendBufferBytes;
+    const buffered = this.ws.bufferedAmount;
+    // What left the buffer since the last send (sent, or shrunk by deflate) no longer pins it.
+    this.pinnedBytes = Math.max(0, this.pinnedBytes - Math.max(0, this.bufferedAfterSend - buffered));
+    this.bufferedAfterSend = buffered;
+    if (buffered <= limit) {
+      this.pinnedBytes = 0;
+      return false;
+    }
+    return buffered > limit + this.pinnedBytes;
+  }
+
+  /** Reads stop while the client is behind or requests wait: its own sending is what slows. */
+  private updateReading(): void {
+    if (this.closed) return;
+    const pause = this.lagging || this.queued.length > 0;
+    if (pause && !this.ws.isPaused) this.ws.pause();
+    else if (!pause && this.ws.isPaused) this.ws.resume();
   }
 
   /**
@@ -142,6 +191,7 @@ export class ClientConnection implements ToolClient, RequestClient {
   private startLagging(): void {
     this.lagging = true;
     this.lagSince = Date.now();
+    this.updateReading();
     this.host.log('warn', `Client ${this.id} is not reading; patches paused until it catches up`);
     this.lagTimer = setInterval(() => {
       if (this.ws.bufferedAmount <= this.host.limits.sendBufferBytes / 4) {
@@ -164,7 +214,9 @@ export class ClientConnection implements ToolClient, RequestClient {
     this.sendStateFrame(snapshot);
     const held = this.held;
     this.held = [];
+    this.heldBytes = 0;
     for (const frame of held) this.ws.send(frame);
+    this.updateReading();
   }
 
   private terminate(why: string): void {
@@ -174,7 +226,7 @@ export class ClientConnection implements ToolClient, RequestClient {
   }
 
   private sendError(error: ErrorInfo): void {
-    this.send(JSON.stringify({ type: 'error', ...error }));
+    this.send(JSON.stringify({ type: 'error', ...clipError(error) }));
   }
 
   private closeWith(code: number, errorCode: ErrorInfo['code'], message: string, path?: string): void {
@@ -197,6 +249,7 @@ export class ClientConnection implements ToolClient, RequestClient {
   private onHello(text: string | null): void {
     clearTimeout(this.helloTimer);
     if (text === null) return this.closeWith(1008, 'invalid_message', 'Frames must be text');
+    if (exceedsJsonDepth(text, LIMITS.maxJsonDepth)) return this.closeWith(1008, 'invalid_message', `The first frame nests deeper than ${LIMITS.maxJsonDepth} levels`);
     let msg: unknown;
     try {
       msg = JSON.parse(text);
@@ -237,6 +290,9 @@ export class ClientConnection implements ToolClient, RequestClient {
 
   private onRequestFrame(text: string | null): void {
     if (text === null) return this.onBadFrame({ code: 'invalid_message', message: 'Frames must be text' });
+    if (exceedsJsonDepth(text, LIMITS.maxJsonDepth)) {
+      return this.onBadFrame({ code: 'too_large', message: `Frame nests deeper than ${LIMITS.maxJsonDepth} levels` });
+    }
     let msg: unknown;
     try {
       msg = JSON.parse(text);
@@ -251,12 +307,8 @@ export class ClientConnection implements ToolClient, RequestClient {
     if (!id.success) {
       return this.onBadFrame({ code: 'invalid_message', message: 'Request needs an id: a non-empty string of at most 256 characters', path: 'id' });
     }
-    const reply = (result: { ok: true; value?: unknown } | { ok: false; error: ErrorInfo }) => {
-      // Patches carrying the request's effects go out first (PROTOCOL §4); send() flushes them.
-      this.send(JSON.stringify({ type: 'result', id: id.output, ...result }));
-    };
     const refuse = (error: ErrorInfo) => {
-      reply({ ok: false, error });
+      this.reply(id.output, { ok: false, error });
       if (++this.badFrames >= this.host.limits.maxBadFrames) this.ws.close(1008, 'Too many bad frames');
     };
     if (typeof msg.type !== 'string') return refuse({ code: 'invalid_message', message: 'Request needs a string type', path: 'type' });
@@ -267,21 +319,40 @@ export class ClientConnection implements ToolClient, RequestClient {
     const parsed = v.safeParse(schema, msg);
     if (!parsed.success) return refuse(describeIssues(parsed.issues));
     this.badFrames = 0;
-    if (this.inFlight >= this.host.limits.maxInFlight) {
-      return reply({ ok: false, error: { code: 'busy', message: 'Too many requests in flight; wait for their results' } });
+    const request = parsed.output as Request;
+    if (this.inFlight < this.host.limits.maxInFlight) return this.run(request, id.output);
+    // Frames already read when reading paused still arrive; past the queue, the client is told.
+    if (this.queued.length >= this.host.limits.maxQueued) {
+      return this.reply(id.output, { ok: false, error: { code: 'busy', message: 'Too many requests waiting; wait for their results' } });
     }
+    this.queued.push({ request, id: id.output });
+    this.updateReading();
+  }
+
+  private reply(id: string, result: { ok: true; value?: unknown } | { ok: false; error: ErrorInfo }): void {
+    // Patches carrying the request's effects go out first (PROTOCOL §4); send() flushes them.
+    const body = result.ok ? result : { ok: false as const, error: clipError(result.error) };
+    this.send(JSON.stringify({ type: 'result', id, ...body }));
+  }
+
+  private run(request: Request, id: string): void {
     this.inFlight++;
     this.host
-      .handle(parsed.output as Request, this)
+      .handle(request, this)
       .then(
-        (value) => reply(value === undefined ? { ok: true } : { ok: true, value }),
+        (value) => this.reply(id, value === undefined ? { ok: true } : { ok: true, value }),
         (error: unknown) => {
-          if (error instanceof ProtocolError) return reply({ ok: false, error: error.toInfo() });
-          this.host.log('error', `Request ${msg.type} failed: ${error instanceof Error ? error.stack : String(error)}`);
-          reply({ ok: false, error: { code: 'internal', message: 'The server failed to handle this request' } });
+          if (error instanceof ProtocolError) return this.reply(id, { ok: false, error: error.toInfo() });
+          this.host.log('error', `Request ${request.type} failed: ${error instanceof Error ? error.stack : String(error)}`);
+          this.reply(id, { ok: false, error: { code: 'internal', message: 'The server failed to handle this request' } });
         },
       )
-      .finally(() => this.inFlight--);
+      .finally(() => {
+        this.inFlight--;
+        const next = this.closed ? undefined : this.queued.shift();
+        if (next) this.run(next.request, next.id);
+        this.updateReading();
+      });
   }
 
   /** Heartbeat: returns false when the last ping went unanswered. */
@@ -306,6 +377,8 @@ export class ClientConnection implements ToolClient, RequestClient {
     if (this.lagTimer) clearInterval(this.lagTimer);
     this.unsubscribe?.();
     this.held = [];
+    this.heldBytes = 0;
+    this.queued = [];
     if (this.ready) this.host.left(this.id);
   }
 

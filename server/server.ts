@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,7 @@ import { handleRequest, type RequestContext } from './requests.ts';
 import { RunManager } from './runs.ts';
 import { checkAccess } from './security.ts';
 import { createSignInLinks } from './sign-in-links.ts';
+import { connectionsCheckingInterval, DEFAULT_SOCKET_LIMITS, guardSockets, type SocketLimits } from './socket-guard.ts';
 import { statePath } from './state-paths.ts';
 import { StateStore } from './state-store.ts';
 import { ToolCalls } from './tool-calls.ts';
@@ -58,6 +60,8 @@ export interface ServerOptions {
   maxFrameBytes?: number;
   heartbeatMs?: number;
   limits?: Partial<ConnectionLimits>;
+  /** Caps and timeouts of the sockets themselves (count, slow headers, silence). */
+  sockets?: Partial<SocketLimits>;
   tools?: ToolDispatcherOptions;
   replay?: { frames?: number; bytes?: number };
   toolbarBundlePath?: string;
@@ -225,7 +229,9 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     wsUrl: () => `ws://${connectHost(host)}:${port}/ws`,
     httpUrl: () => `http://${connectHost(host)}:${port}`,
   });
-  const http = createServer(getRequestListener(app.fetch));
+  const socketLimits: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, ...options.sockets };
+  const http = createServer({ connectionsCheckingInterval: connectionsCheckingInterval(socketLimits) }, getRequestListener(app.fetch));
+  const guard = guardSockets(http, socketLimits, (message) => log('warn', message));
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: options.maxFrameBytes ?? LIMITS.maxFrameBytes,
@@ -243,6 +249,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not found');
     const why = checkAccess(policy, { host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, url, true);
     if (why) return refuseUpgrade(socket, 403, `Forbidden: ${why}`);
+    guard.trust(socket as Socket);
     wss.handleUpgrade(req, socket, head, (ws) => {
       const connection = new ClientConnection(ws, {
         store,

@@ -77,14 +77,17 @@ describe('backpressure', () => {
     const text = textOf(activeMessages(reader.state).at(-1));
     expect(text.length).toBeGreaterThan(20 * CHUNK);
 
-    // A request sent while held back: its result waits behind the catch-up snapshot.
+    // A request sent while held back waits: the server does not read a client it cannot answer.
     stuck.sendJson({ type: 'chat.rename', id: 'held', chatId, title: 'renamed while stuck' });
-    await waitUntil(() => server.store.state.chats[chatId]!.title === 'renamed while stuck', 'the rename');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.store.state.chats[chatId]!.title).toBe('flood');
 
-    // It reads again while another flood streams: the server sends a fresh snapshot.
+    // It reads again while another flood streams: the server sends a fresh snapshot, then handles
+    // the request, whose result follows the snapshot.
     await reader.ok('message.send', userMessage(chatId, 'flood until-gate'));
     stuck.resumeReading();
     await stuck.waitFor(() => stuck.framesOf('snapshot').length === 2, 20_000, 'the catch-up snapshot');
+    await waitUntil(() => server.store.state.chats[chatId]!.title === 'renamed while stuck', 'the rename');
     gate.open();
     await settle(server, reader, stuck);
 

@@ -143,17 +143,20 @@ describe('frames that are not requests', () => {
     expect(s.other.state!.activeChatId).toBe(chatId);
   });
 
-  it('refuses requests over the in-flight limit with busy, and still answers the first', async () => {
+  it('queues pipelined requests over the in-flight limit and answers every one, never busy', async () => {
     const slow = new Gate();
-    const server = await h.start({ agents: [pickyAgent(slow)], limits: { maxInFlight: 1 } });
+    const server = await h.start({ agents: [pickyAgent(slow)], limits: { maxInFlight: 2 } });
     const client = await h.connect(server);
-    client.sendJson({ type: 'chat.create', id: 'slow-1', title: 'slow', agent: 'test/picky' });
+    const ids = Array.from({ length: 8 }, (_, i) => `slow-${i}`);
+    for (const id of ids) client.sendJson({ type: 'chat.create', id, title: 'slow', agent: 'test/picky' });
     await waitUntil(() => slow.entered > 0, 'the slow hook');
-    await expectRejected(server, client, 'chat.create', {}, { code: 'busy' });
+    // Time for the server to read every frame it is willing to read.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(client.framesOf('result')).toEqual([]);
     slow.open();
-    await client.waitFor(() => client.frames.some((f) => f.type === 'result' && f.id === 'slow-1'));
-    expect(client.frames.find((f) => f.id === 'slow-1')).toMatchObject({ ok: true });
-    expect(Object.values(client.state!.chats).map((c) => c.title)).toEqual(['slow']);
+    await client.waitFor(() => client.framesOf('result').length === ids.length);
+    expect(client.framesOf('result').map((f) => [f.id, f.ok]).sort()).toEqual(ids.map((id) => [id, true]).sort());
+    expect(Object.values(client.state!.chats).map((c) => c.title)).toEqual(ids.map(() => 'slow'));
   });
 });
 

@@ -6,6 +6,8 @@
 export const LIMITS = {
   /** Largest client frame the server accepts (PROTOCOL §1). */
   maxFrameBytes: 8 * 1024 * 1024,
+  /** Arrays and objects nested in one client frame, checked before it is parsed. */
+  maxJsonDepth: 64,
   /** Request ids (PROTOCOL §4). */
   maxRequestIdLength: 256,
   /** One text part of a user message. */
