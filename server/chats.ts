@@ -6,7 +6,7 @@ import { isValidId, makeId } from '../shared/ids.ts';
 import { ProtocolError } from '../shared/errors.ts';
 import { applyPatchInPlace } from '../shared/patch.ts';
 import type { ChatInfo, Message, Op } from '../shared/schemas.ts';
-import { ChatNotFoundError, UnreadableChatError, type ChatRepository, type ChatSource } from './persistence/chat-repository.ts';
+import { ChatNotFoundError, StorageError, UnreadableChatError, type ChatRepository, type ChatSource } from './persistence/chat-repository.ts';
 import { messagePath, statePath } from './state-paths.ts';
 import type { StateStore } from './state-store.ts';
 
@@ -213,8 +213,20 @@ export class ChatManager {
     this.repo.recordInfo(chatId, this.sourceOf(chatId));
   }
 
+  /**
+   * Deletes the chat: its files first, then what clients see, so a disk that refuses (read-only,
+   * permissions) leaves the chat everywhere as it was and the request fails with `storage`.
+   */
   async delete(chatId: string): Promise<void> {
     this.require(chatId);
+    try {
+      await this.repo.deleteChat(chatId);
+    } catch (error) {
+      if (error instanceof StorageError) throw new ProtocolError('storage', error.message, 'chatId');
+      throw error;
+    }
+    // Another delete of it may have finished while the files went.
+    if (!this.store.state.chats[chatId]) return;
     const ops: Op[] = [{ op: 'remove', path: statePath.chat(chatId) }];
     if (this.activeChatId === chatId) {
       ops.push({ op: 'replace', path: statePath.activeChatId, value: null }, { op: 'replace', path: statePath.active, value: null });
@@ -224,7 +236,6 @@ export class ChatManager {
     this.loaded.delete(chatId);
     this.pinned.delete(chatId);
     this.sources.delete(chatId);
-    await this.repo.deleteChat(chatId);
   }
 
   /**

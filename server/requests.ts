@@ -10,6 +10,7 @@ import type { AgentDefinition, ChatDecision, ChatRequest } from './agent.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import type { ChatManager } from './chats.ts';
 import type { RunManager } from './runs.ts';
+import { StorageError } from './persistence/chat-repository.ts';
 import type { StateStore } from './state-store.ts';
 import type { ToolCalls } from './tool-calls.ts';
 
@@ -168,7 +169,15 @@ function stopRun(ctx: RequestContext, req: RequestOf<'run.stop'>): { stopped: bo
 export async function handleRequest(ctx: RequestContext, req: Request, client: RequestClient): Promise<unknown> {
   const value = await runRequest(ctx, req, client);
   // An ok for a change the user made means it is on disk: a crash right after cannot undo it.
-  if (DURABLE_REQUESTS.has(req.type)) await ctx.persisted();
+  if (DURABLE_REQUESTS.has(req.type)) {
+    try {
+      await ctx.persisted();
+    } catch (error) {
+      // The change happened and clients see it, but it is not saved yet: say so, not ok.
+      if (error instanceof StorageError) throw new ProtocolError('storage', error.message);
+      throw error;
+    }
+  }
   return value;
 }
 

@@ -45,7 +45,7 @@ describe('the socket cap', () => {
   it('closes the oldest idle sockets past the cap, and a real client still connects and chats', async () => {
     const server = await h.start({ agents: [echoAgent()], memory: true, sockets: { maxSockets: 10 } });
     const first = await h.connect(server);
-    const idle = [];
+    const idle: Awaited<ReturnType<typeof rawSocket>>[] = [];
     for (let i = 0; i < 30; i++) idle.push(await rawSocket(server.port));
     await waitUntil(() => idle.filter((s) => s.closed()).length >= 21, 'the oldest idle sockets closed');
     // The newest idle ones are kept; the signed-in client is never the one to go.

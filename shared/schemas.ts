@@ -365,6 +365,7 @@ export const ERROR_CODES = [
   'agent_not_implemented',
   'unsupported_protocol',
   'too_large',
+  'storage',
   'internal',
 ] as const;
 export const ErrorCodeSchema = v.picklist(ERROR_CODES);

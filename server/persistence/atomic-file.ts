@@ -63,7 +63,28 @@ export async function writeFileAtomic(filePath: string, data: string, counters?:
     await fsp.rm(temp, { force: true }).catch(() => {});
     throw error;
   }
-  await fsyncDir(path.dirname(filePath));
+  try {
+    await fsyncDir(path.dirname(filePath));
+  } catch (error) {
+    // The new content is in place; only its durability is in doubt. Callers must know which.
+    throw Object.assign(error as Error, { replaced: true });
+  }
+}
+
+/** True for an error of `writeFileAtomic` thrown after the file was replaced. */
+export function isReplacedError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { replaced?: unknown }).replaced === true;
+}
+
+/**
+ * Cuts a file back to `length` bytes (what is known to be whole), dropping what a failed append
+ * may have left. Never grows a file; resolves with its size afterwards (0 when missing).
+ */
+export async function truncateFile(filePath: string, length: number): Promise<number> {
+  const size = await fileSize(filePath);
+  if (size <= length) return size;
+  await fsp.truncate(filePath, length);
+  return length;
 }
 
 /**
@@ -134,6 +155,16 @@ export async function removeFile(filePath: string): Promise<boolean> {
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** A file's size in bytes, 0 when it does not exist. */
+export async function fileSize(filePath: string): Promise<number> {
+  try {
+    return (await fsp.stat(filePath)).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
     throw error;
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { ChatInfo, Message } from '../../shared/schemas.ts';
 import type { OpBuffer } from '../op-buffer.ts';
-import { appendDurably, fsyncDir, readLastByte, removeFile, writeFileAtomic, type IoCounters } from './atomic-file.ts';
+import { appendDurably, fileSize, fsyncDir, isReplacedError, readLastByte, removeFile, truncateFile, writeFileAtomic, type IoCounters } from './atomic-file.ts';
 import { encodeChatFile, makeGeneration, parseChatFile, parseHeader } from './chat-file-format.ts';
 import { readHeaderLine, readText, repairJournalTail, setAside } from './chat-files.ts';
 import { resolveChatPaths, type ChatPaths } from './chat-paths.ts';
@@ -35,7 +35,12 @@ export class ChatOnDisk {
   journalBytes = 0;
   /** The journal ends with a newline; null until checked. */
   journalClean: boolean | null = null;
-  /** The last write failed: only a rewrite is known to leave consistent files. */
+  /**
+   * An append failed part-way: the journal is cut back to `journalBytes` (every line whole)
+   * before the next one, which needs no free space.
+   */
+  private journalNeedsCut = false;
+  /** Ops could not be serialized for the journal: only a rewrite from memory can save them. */
   forceCompact = false;
   /** The info as last written (header or journal), to write it again only when it changed. */
   private writtenInfo: string | null = null;
@@ -71,12 +76,17 @@ export class ChatOnDisk {
     const writtenInfo = JSON.stringify(info);
     const writtenInfoKey = infoKey(info);
     const taken = pending ? pending.take() : '';
+    let failure: unknown = null;
     try {
       await writeFileAtomic(this.paths.chat, text, this.ctx.counters);
     } catch (error) {
-      pending?.restore(taken);
-      this.forceCompact = true;
-      throw error;
+      // Before the rename the old file and journal are intact, and the ops pending again fit
+      // them: the repository may append them instead.
+      if (!isReplacedError(error)) {
+        pending?.restore(taken);
+        throw error;
+      }
+      failure = error;
     }
     this.onDisk = true;
     this.gen = gen;
@@ -84,6 +94,7 @@ export class ChatOnDisk {
     this.forceCompact = false;
     this.writtenInfo = writtenInfo;
     this.writtenInfoKey = writtenInfoKey;
+    if (failure) throw failure;
     if (!pending) return;
     try {
       // Its lines are of the old generation now; if this unlink is lost in a crash they are ignored.
@@ -114,13 +125,21 @@ export class ChatOnDisk {
     const opsJson = pending.take();
     let line = encodeJournalLine(this.gen, infoToWrite, opsJson || undefined);
     try {
+      if (this.journalNeedsCut) {
+        this.journalBytes = await truncateFile(this.paths.journal, this.journalBytes);
+        this.journalNeedsCut = false;
+        this.journalClean = null;
+      }
       this.journalClean ??= [null, 0x0a].includes(await readLastByte(this.paths.journal));
-      if (!this.journalClean) line = (await repairJournalTail(this.paths.journal, this.ctx.counters, this.ctx.log)) + line;
+      if (!this.journalClean) {
+        line = (await repairJournalTail(this.paths.journal, this.ctx.counters, this.ctx.log)) + line;
+        // The repair may have cut the file: count from what is there.
+        this.journalBytes = await fileSize(this.paths.journal);
+      }
       await appendDurably(this.paths.journal, line, this.ctx.counters);
     } catch (error) {
       pending.restore(opsJson);
-      this.journalClean = false;
-      this.forceCompact = true;
+      this.journalNeedsCut = true;
       throw error;
     }
     this.journalClean = true;
@@ -227,14 +246,19 @@ export class ChatOnDisk {
 
   /**
    * Removes both files, the chat file first: a crash in between leaves an orphan journal, which
-   * the next start removes.
+   * the next start removes. Throws, changing nothing, when the chat file cannot be removed.
    *
    * @example await disk.remove();
    */
   async remove(): Promise<void> {
     const removedChat = await removeFile(this.paths.chat);
     if (removedChat) await fsyncDir(this.ctx.chatsDir);
-    if (await removeFile(this.paths.journal)) await fsyncDir(this.ctx.chatsDir);
+    try {
+      if (await removeFile(this.paths.journal)) await fsyncDir(this.ctx.chatsDir);
+    } catch (error) {
+      // The chat is gone already: the next start removes a journal without its chat file.
+      this.ctx.log('warn', `Could not remove ${this.paths.journal}: ${describe(error)}`);
+    }
   }
 }
 

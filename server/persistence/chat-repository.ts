@@ -58,13 +58,20 @@ export interface ChatRepository {
   recordChange(chatId: string, ops: Op[], chat: ChatSource, options?: { urgent?: boolean }): void;
   /** Marks the chat's info (title, times, count) changed; written at once. Throws for an invalid id. */
   recordInfo(chatId: string, chat: ChatSource): void;
-  /** Removes the chat's files; pending changes of it are dropped. Rejects for an invalid id. */
+  /**
+   * Removes the chat's files; pending changes of it are dropped. Rejects for an invalid id, and
+   * with `StorageError` when the files could not be removed: the chat then stays as it was.
+   */
   deleteChat(chatId: string): Promise<void>;
   /** The active chat and per-agent state; written in this tick, the latest value wins. */
   setMeta(meta: RepositoryMeta): void;
-  /** Writes everything pending and resolves once it is on disk. Never rejects: failures are logged. */
+  /**
+   * Writes everything pending and resolves once it is on disk. Rejects with `StorageError` when
+   * something could not be written (disk full, read-only, out of file handles): the changes stay
+   * in memory and are retried until the disk takes them.
+   */
   flush(): Promise<void>;
-  /** Flushes, compacts what it can and stops the timers. Safe to call more than once. */
+  /** Flushes, compacts what it can and stops the timers. Never rejects; safe to call more than once. */
   close(): Promise<void>;
 }
 
@@ -89,5 +96,27 @@ export class UnreadableChatError extends Error {
   constructor(chatId: string, reason: string) {
     super(`Chat ${chatId} is unreadable (${reason}); its file was moved aside`);
     this.name = 'UnreadableChatError';
+  }
+}
+
+/**
+ * The disk refused a write or a removal (ENOSPC, EROFS, EACCES, EMFILE, …). What was being written
+ * is kept in memory and retried; the server answers the request with the `storage` code.
+ */
+export class StorageError extends Error {
+  /** The system error code when there is one, such as `ENOSPC`. */
+  readonly errno: string | undefined;
+  constructor(message: string, errno?: string) {
+    super(message);
+    this.name = 'StorageError';
+    this.errno = errno;
+  }
+
+  /** Wraps the first of `errors` for a user: what failed, and that nothing is lost yet. */
+  static from(errors: readonly unknown[], what = 'save the latest changes'): StorageError {
+    const first = errors[0];
+    const errno = (first as NodeJS.ErrnoException | undefined)?.code;
+    const detail = first instanceof Error ? first.message : String(first);
+    return new StorageError(`Could not ${what} to disk (${detail}). agentbar keeps them in memory and retries until the disk accepts them; free some space or fix the folder's permissions.`, errno);
   }
 }

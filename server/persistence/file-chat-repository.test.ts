@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AssistantMessage } from '../../shared/schemas.ts';
-import { ChatNotFoundError, InvalidChatIdError } from './chat-repository.ts';
+import { ChatNotFoundError, InvalidChatIdError, StorageError } from './chat-repository.ts';
 import { createFileChatRepository, type FileChatRepository } from './file-chat-repository.ts';
 import { assistantMessage, everyPartMessages, FakeServer, userMessage } from '../../test-support/persistence-fixtures.ts';
 
@@ -428,7 +428,7 @@ describe('file chat repository', () => {
     expect(await again.repo.loadMessages('chat_n')).toMatchObject([{ id: 'm1' }]);
   });
 
-  it('logs a failed write without throwing, and retries it', async () => {
+  it('reports a failed write from flush, logs it, and retries it until it succeeds', async () => {
     const server = new FakeServer();
     const repo = makeRepo(server, { writeDelayMs: 5 });
     await repo.open();
@@ -436,10 +436,13 @@ describe('file chat repository', () => {
     await fsp.mkdir(chatFile('chat_x'));
     writeFileSync(path.join(chatFile('chat_x'), 'blocker'), '');
     server.createChat('chat_x');
-    await repo.flush();
+    const failed = await repo.flush().then(() => null, (error: unknown) => error);
+    expect(failed).toBeInstanceOf(StorageError);
+    expect((failed as StorageError).errno).toBe('EISDIR');
     expect(logs.some((l) => l.level === 'error' && l.message.includes(chatFile('chat_x')))).toBe(true);
     rmSync(chatFile('chat_x'), { recursive: true });
     await vi.waitFor(() => expect(existsSync(chatFile('chat_x'))).toBe(true), { timeout: 5000 });
+    await repo.flush();
     await vi.waitFor(async () => expect((await restart()).index.chats.map((c) => c.id)).toEqual(['chat_x']), { timeout: 5000 });
   });
 

@@ -18,7 +18,7 @@ import { removeFile, type IoCounters } from './atomic-file.ts';
 import { ChatOnDisk, type DiskContext } from './chat-on-disk.ts';
 import { sweepTempFiles } from './chat-files.ts';
 import { parseChatFileName } from './chat-paths.ts';
-import { UnreadableChatError, type ChatRepository, type ChatSource, type LoadedIndex, type LogFn } from './chat-repository.ts';
+import { StorageError, UnreadableChatError, type ChatRepository, type ChatSource, type LoadedIndex, type LogFn } from './chat-repository.ts';
 import { shouldCompact, shouldCompactOnClose } from './compaction-policy.ts';
 import { createMetaFile } from './meta-file.ts';
 import { SerialQueue } from './serial-queue.ts';
@@ -62,6 +62,13 @@ interface ChatState {
   /** recordInfo was called since the last write. */
   infoRequested: boolean;
   deleted: boolean;
+  /** Why the last write failed; null once one succeeded. */
+  lastError: unknown;
+  /**
+   * A rewrite failed: until an append succeeds, append only, since a rewrite needs free space the
+   * size of the whole chat and an append only that of what is pending.
+   */
+  appendOnly: boolean;
 }
 
 function errorText(error: unknown): string {
@@ -132,6 +139,8 @@ export function createFileChatRepository(options: FileChatRepositoryOptions): Fi
         urgent: false,
         infoRequested: false,
         deleted: false,
+        lastError: null,
+        appendOnly: false,
       };
       chats.set(chatId, state);
     }
@@ -160,9 +169,11 @@ export function createFileChatRepository(options: FileChatRepositoryOptions): Fi
       .then(
         () => {
           failures = 0;
+          state.lastError = null;
         },
         (error: unknown) => {
           failures = Math.min(failures + 1, 10);
+          state.lastError = error;
           safeLog('error', `Could not save chat ${chatId} (${state.disk.paths.chat}): ${errorText(error)}; will retry`);
           if (!state.deleted && chats.get(chatId) === state) {
             dirty.add(chatId);
@@ -186,9 +197,17 @@ export function createFileChatRepository(options: FileChatRepositoryOptions): Fi
     if (!info && infoRequested) {
       safeLog('warn', `Chat ${chatId}: its info changed but the server no longer has the chat; the change is not saved`);
     }
-    if (info && messages && shouldCompact(state.disk.sizes(state.pending.size), urgent)) {
-      await state.disk.compact(info, messages, state.pending);
-      return;
+    const canAppend = state.disk.onDisk && !state.disk.forceCompact;
+    if (info && messages && !(state.appendOnly && canAppend) && shouldCompact(state.disk.sizes(state.pending.size), urgent)) {
+      try {
+        await state.disk.compact(info, messages, state.pending);
+        return;
+      } catch (error) {
+        if (!canAppend) throw error;
+        // The old file and journal are intact and the ops are pending again: append them instead.
+        state.appendOnly = true;
+        safeLog('warn', `Could not rewrite chat ${chatId} (${errorText(error)}); appending to its journal instead`);
+      }
     }
     if (!state.disk.onDisk) {
       // A chat never written whose messages are not in memory: nothing to anchor a journal to.
@@ -198,6 +217,7 @@ export function createFileChatRepository(options: FileChatRepositoryOptions): Fi
       return;
     }
     await state.disk.appendJournal(info, state.pending, urgent);
+    state.appendOnly = false;
   }
 
   // ------------------------------------------------------------------ reading
@@ -309,20 +329,28 @@ export function createFileChatRepository(options: FileChatRepositoryOptions): Fi
 
   async function deleteChat(chatId: string): Promise<void> {
     const state = stateOf(chatId);
-    state.deleted = true;
-    state.pending.clear();
-    dirty.delete(chatId);
     try {
-      await state.queue.run(() => state.disk.remove());
-    } finally {
-      if (chats.get(chatId) === state) chats.delete(chatId);
+      // The chat is dropped only once its file is gone: a refused removal leaves everything as it was.
+      await state.queue.run(async () => {
+        await state.disk.remove();
+        state.deleted = true;
+        state.pending.clear();
+        dirty.delete(chatId);
+      });
+    } catch (error) {
+      safeLog('error', `Could not delete chat ${chatId} (${state.disk.paths.chat}): ${errorText(error)}`);
+      throw new StorageError(`Could not delete the chat from disk (${errorText(error)}); it is kept as it was.`, (error as NodeJS.ErrnoException).code);
     }
+    if (chats.get(chatId) === state) chats.delete(chatId);
   }
 
   async function flush(): Promise<void> {
     meta.startWrite();
     for (const chatId of [...dirty]) startWrite(chatId);
     await Promise.all([meta.idle(), ...[...chats.values()].map((s) => s.queue.idle())]);
+    const errors = [...chats.values()].filter((s) => !s.deleted && s.lastError !== null).map((s) => s.lastError);
+    if (meta.lastError !== null) errors.push(meta.lastError);
+    if (errors.length > 0) throw StorageError.from(errors);
   }
 
   async function compactForClose(): Promise<void> {
@@ -342,14 +370,17 @@ export function createFileChatRepository(options: FileChatRepositoryOptions): Fi
     await Promise.all(tasks);
   }
 
+  /** Close goes on whatever the disk says: what failed was logged, and stays failed. */
+  const flushQuietly = () => flush().catch(() => {});
+
   function close(): Promise<void> {
     closing ??= (async () => {
-      await flush();
+      await flushQuietly();
       closed = true;
       if (timer) clearTimeout(timer);
       timer = null;
       await compactForClose();
-      await flush();
+      await flushQuietly();
     })();
     return closing;
   }

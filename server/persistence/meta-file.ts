@@ -22,6 +22,8 @@ export interface MetaFile {
   startWrite(): void;
   /** Resolves when no write is running or queued. */
   idle(): Promise<void>;
+  /** Why the last write failed; null when the meta on disk is current. */
+  readonly lastError: unknown;
 }
 
 export interface MetaFileOptions {
@@ -44,6 +46,7 @@ export function createMetaFile(options: MetaFileOptions): MetaFile {
   let json: string | null = null;
   let written: string | null = null;
   let scheduled = false;
+  let lastError: unknown = null;
 
   function startWrite(): void {
     if (scheduled || json === null) return;
@@ -52,12 +55,17 @@ export function createMetaFile(options: MetaFileOptions): MetaFile {
       .run(async () => {
         scheduled = false;
         const next = json;
-        if (next === null || next === written) return;
+        if (next === null || next === written) {
+          lastError = null;
+          return;
+        }
         await options.ensureDirs();
         await writeFileAtomic(metaPath, next + '\n', counters);
         written = next;
+        lastError = null;
       })
       .catch((error: unknown) => {
+        lastError = error;
         log('error', `Could not save ${metaPath}: ${error instanceof Error ? error.message : String(error)}`);
       });
   }
@@ -104,5 +112,8 @@ export function createMetaFile(options: MetaFileOptions): MetaFile {
     },
     startWrite,
     idle: () => queue.idle(),
+    get lastError() {
+      return lastError;
+    },
   };
 }
