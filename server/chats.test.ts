@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../shared/errors.ts';
+import { LIMITS } from '../shared/limits.ts';
 import { applyPatch } from '../shared/patch.ts';
 import type { Op, PatchFrame, State, UserMessage } from '../shared/schemas.ts';
 import { ChatManager } from './chats.ts';
@@ -347,5 +348,44 @@ describe('ChatManager.load and activate', () => {
     chats.activate(null);
     expect(store.state.activeChatId).toBeNull();
     expect(store.state.active).toBeNull();
+  });
+});
+
+describe('the size bounds', () => {
+  it(`refuses a chat past ${LIMITS.maxChats.toLocaleString('en')}, and creates again after a delete`, async () => {
+    const { chats, store } = setup();
+    let last = '';
+    for (let i = 0; i < LIMITS.maxChats; i++) last = chats.create({ title: `c${i}` });
+    const error = protocolError(() => chats.create({ title: 'one too many' }));
+    expect(error.code).toBe('too_large');
+    expect(error.message).toMatch(/holds 10,000 chats.*delete some/);
+    expect(Object.keys(store.state.chats).length).toBe(LIMITS.maxChats);
+    await chats.delete(last);
+    expect(chats.create({ title: 'fits again' })).toMatch(/^chat_/);
+  });
+
+  it('will not activate a chat too big for one snapshot, and leaves the active chat as it was', () => {
+    const { chats, store } = setup();
+    const huge = chats.create({ title: 'huge' });
+    // Made before the bound existed: nothing below the manager checks it.
+    chats.addMessage(huge, userMessage('m1', 'x'.repeat(LIMITS.maxChatBytes + LIMITS.maxFrameBytes)));
+    const small = chats.create({ title: 'small' });
+    const error = protocolError(() => chats.activate(huge));
+    expect(error.code).toBe('too_large');
+    expect(error.message).toMatch(/more than a client can be sent at once/);
+    expect(store.state.activeChatId).toBe(small);
+  });
+
+  it('counts what a chat holds as its ops arrive', () => {
+    const { chats } = setup();
+    const id = chats.create();
+    const before = chats.sizeOf(id);
+    chats.addMessage(id, userMessage('m1', 'héllo'));
+    const afterAdd = chats.sizeOf(id);
+    expect(afterAdd - before).toBe(Buffer.byteLength(JSON.stringify(chats.messages(id)[0])));
+    chats.edit(id, [{ op: 'append', path: '/0/content/0/text', value: 'ü!' }]);
+    expect(chats.sizeOf(id) - afterAdd).toBe(3);
+    expect(chats.hasRoom(id, LIMITS.maxChatBytes)).toBe(false);
+    expect(chats.hasRoom(id, 1000)).toBe(true);
   });
 });

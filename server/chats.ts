@@ -4,6 +4,7 @@
  */
 import { isValidId, makeId } from '../shared/ids.ts';
 import { ProtocolError } from '../shared/errors.ts';
+import { LIMITS } from '../shared/limits.ts';
 import { applyPatchInPlace } from '../shared/patch.ts';
 import type { ChatInfo, Message, Op } from '../shared/schemas.ts';
 import { ChatNotFoundError, StorageError, UnreadableChatError, type ChatRepository, type ChatSource } from './persistence/chat-repository.ts';
@@ -16,6 +17,11 @@ interface LoadedChat {
   index: Map<string, number>;
   /** clientMessageId → messageId, remembered for the life of the chat (PROTOCOL §5). */
   clientIds: Map<string, string>;
+  /**
+   * The messages' size as UTF-8 JSON: exact at load, then grown by each op's value (a replace
+   * counts whole, so it can only overestimate).
+   */
+  bytes: number;
 }
 
 const MAX_LOADED_CHATS = 8;
@@ -36,7 +42,21 @@ function indexMessages(messages: Message[]): LoadedChat {
     index.set(m.id, i);
     if (m.role === 'user' && m.clientMessageId) clientIds.set(m.clientMessageId, m.id);
   });
-  return { messages, index, clientIds };
+  return { messages, index, clientIds, bytes: messages.length === 0 ? 2 : Buffer.byteLength(JSON.stringify(messages), 'utf8') };
+}
+
+/** What an op adds to a chat's JSON, about. */
+function opBytes(op: Op): number {
+  if (op.op === 'append') return Buffer.byteLength(op.value, 'utf8');
+  if (op.op === 'add' || op.op === 'replace') return Buffer.byteLength(JSON.stringify(op.value) ?? '', 'utf8');
+  return 0;
+}
+
+/** A chat this big cannot be activated: its snapshot would pass what clients accept. */
+const MAX_ACTIVE_CHAT_BYTES = LIMITS.maxChatBytes + LIMITS.maxFrameBytes;
+
+function mib(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(1);
 }
 
 /** Deep-copies a JSON value for persistence, so later in-place edits of the state cannot reach it. */
@@ -51,6 +71,8 @@ export class ChatManager {
   private readonly pinned = new Map<string, number>();
   /** One live view per chat for persistence (see `sourceOf`). */
   private readonly sources = new Map<string, ChatSource>();
+  /** How many chats there are at most (deletes are not counted down); null until first needed. */
+  private chatCountAtMost: number | null = null;
 
   constructor(
     private readonly store: StateStore,
@@ -144,6 +166,30 @@ export class ChatManager {
     return this.loaded.get(chatId)?.clientIds.get(clientMessageId);
   }
 
+  /** The size of a loaded chat's messages as JSON; 0 when not loaded. */
+  sizeOf(chatId: string): number {
+    return this.loaded.get(chatId)?.bytes ?? 0;
+  }
+
+  /** Whether `bytes` more still fit in the chat (LIMITS.maxChatBytes). */
+  hasRoom(chatId: string, bytes: number): boolean {
+    return this.sizeOf(chatId) + bytes <= LIMITS.maxChatBytes;
+  }
+
+  /**
+   * Throws `too_large` unless `bytes` more fit in the chat, so every snapshot stays within what
+   * clients accept.
+   *
+   * @example chats.ensureRoom(chatId, Buffer.byteLength(JSON.stringify(message)), 'This message');
+   */
+  ensureRoom(chatId: string, bytes: number, what: string): void {
+    if (this.hasRoom(chatId, bytes)) return;
+    throw new ProtocolError(
+      'too_large',
+      `${what} (${mib(bytes)} MiB) does not fit in this chat: it holds ${mib(this.sizeOf(chatId))} of at most ${mib(LIMITS.maxChatBytes)} MiB. Start a new chat.`,
+    );
+  }
+
   /** Keeps a chat loaded until the matching `unpin` (a run working in it, a switch loading it). */
   pin(chatId: string): void {
     this.pinned.set(chatId, (this.pinned.get(chatId) ?? 0) + 1);
@@ -170,6 +216,15 @@ export class ChatManager {
    * @example const id = chats.create({ title: 'Fix the header' });
    */
   create(options: { title?: string | undefined; agent?: string | undefined } = {}): string {
+    // The cached count only grows here, so it is never below the truth: count for real only near the limit.
+    this.chatCountAtMost ??= Object.keys(this.store.state.chats).length;
+    if (this.chatCountAtMost >= LIMITS.maxChats) {
+      const count = (this.chatCountAtMost = Object.keys(this.store.state.chats).length);
+      if (count >= LIMITS.maxChats) {
+        throw new ProtocolError('too_large', `This server holds ${count.toLocaleString('en')} chats, the most it keeps; delete some to create more`);
+      }
+    }
+    this.chatCountAtMost++;
     const id = makeId('chat');
     const t = this.now();
     const title = options.title?.trim() || DEFAULT_TITLE;
@@ -193,6 +248,13 @@ export class ChatManager {
     } else {
       const loaded = this.loaded.get(chatId);
       if (!loaded) throw new ProtocolError('internal', `Chat not loaded: ${chatId}`);
+      if (loaded.bytes > MAX_ACTIVE_CHAT_BYTES) {
+        throw new ProtocolError(
+          'too_large',
+          `This chat is ${mib(loaded.bytes)} MiB, more than a client can be sent at once (${mib(MAX_ACTIVE_CHAT_BYTES)} MiB); it stays on disk, and can be deleted`,
+          'chatId',
+        );
+      }
       // The state holds the very array the chat keeps, so later edits are applied only once; the
       // store serializes the op as it is made, so the frame carries the messages as they are now.
       this.store.change([
@@ -245,6 +307,7 @@ export class ChatManager {
   edit(chatId: string, ops: readonly Op[], options: { urgent?: boolean } = {}): void {
     const loaded = this.loaded.get(chatId);
     if (!loaded || ops.length === 0) return;
+    for (const op of ops) loaded.bytes += opBytes(op);
     if (chatId === this.activeChatId && this.store.state.active) {
       this.store.change(ops.map((op) => ({ ...op, path: statePath.activeMessages + op.path })));
     } else {

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { describeIssues } from '../shared/errors.ts';
+import { LIMITS } from '../shared/limits.ts';
 import { makeId } from '../shared/ids.ts';
 import { AssistantPartSchema, type AssistantMessage, type AssistantPart, type Op } from '../shared/schemas.ts';
 import type { TextSource } from './agent.ts';
@@ -75,6 +76,7 @@ export class ReplyWriter {
   /** Checks a part the agent wrote and adds it to the open message. */
   addPart(input: AssistantPart): { messageIndex: number; partIndex: number } {
     const part = checkPart(input);
+    this.ensureRoom(Buffer.byteLength(JSON.stringify(part), 'utf8'));
     const messageIndex = this.openMessage();
     this.o.chats.edit(this.o.chatId, [{ op: 'add', path: messagePath.partsEnd(messageIndex), value: part }]);
     const partIndex = this.parts++;
@@ -97,10 +99,18 @@ export class ReplyWriter {
     this.chars += chunk.length;
     if (this.chars > MAX_REPLY_CHARS) throw new Error(`The reply is over ${MAX_REPLY_CHARS.toLocaleString('en')} characters; the agent was stopped`);
     if (this.messageIndex !== null && this.lastPart?.type === type) {
+      this.ensureRoom(Buffer.byteLength(chunk, 'utf8'));
       this.o.chats.edit(this.o.chatId, [{ op: 'append', path: messagePath.partText(this.messageIndex, this.lastPart.index), value: chunk }]);
     } else {
       this.addPart({ type, text: chunk });
     }
+  }
+
+  /** The whole chat goes in one snapshot: a reply stops where the chat is full. */
+  private ensureRoom(bytes: number): void {
+    if (this.o.chats.hasRoom(this.o.chatId, bytes)) return;
+    const max = Math.round(LIMITS.maxChatBytes / (1024 * 1024));
+    throw new Error(`This chat is full (${max} MiB, the most one chat holds), so the reply was stopped; start a new chat to go on`);
   }
 
   /** Streams a string or a (sync or async) iterable of strings. */

@@ -141,6 +141,7 @@ async function sendMessage(ctx: RequestContext, req: RequestOf<'message.send'>, 
     createdAt: (ctx.now ?? Date.now)(),
   };
   if (req.clientMessageId !== undefined) message.clientMessageId = req.clientMessageId;
+  ctx.chats.ensureRoom(req.chatId, Buffer.byteLength(JSON.stringify(message), 'utf8'), 'This message');
   ctx.chats.addMessage(req.chatId, message, { urgent: true });
   ctx.runs.start(agent, req.chatId, message, client.id);
   return { messageId: message.id };

@@ -216,7 +216,14 @@ export class ToolCalls {
       outcome = { output: `The result of ${call.toolName} cannot be sent as JSON: ${describeError(error)}`, isError: true };
     }
     this.open.delete(call.toolCallId);
-    const result = { type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output: outcome.output, isError: outcome.isError };
+    let result = { type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output: outcome.output, isError: outcome.isError };
+    const bytes = Buffer.byteLength(JSON.stringify(result), 'utf8');
+    if (!this.o.chats.hasRoom(run.info.chatId, bytes)) {
+      // The chat must still fit in one snapshot: the agent gets a failure it can act on instead.
+      const output = `The result of ${call.toolName} (${(bytes / (1024 * 1024)).toFixed(1)} MiB) does not fit in this chat, which is nearly full; start a new chat`;
+      outcome = { output, isError: true };
+      result = { ...result, output, isError: true };
+    }
     if (call.runtime === 'backend') {
       run.writer.addServerPart(call.messageIndex, result);
     } else {

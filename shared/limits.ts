@@ -8,6 +8,16 @@ export const LIMITS = {
   maxFrameBytes: 8 * 1024 * 1024,
   /** Arrays and objects nested in one client frame, checked before it is parsed. */
   maxJsonDepth: 64,
+  /**
+   * What one chat's messages may hold, as UTF-8 JSON. A snapshot carries the whole active chat, so
+   * with `maxChats` chat infos and one last addition it stays within the 64 MiB every client
+   * accepts (PROTOCOL §1). Over it, a message is refused with `too_large` and a reply ends `failed`.
+   */
+  maxChatBytes: 40 * 1024 * 1024,
+  /** Chats one server keeps; creating more is refused with `too_large`. */
+  maxChats: 10_000,
+  /** The server frames every client must accept (PROTOCOL §1): a snapshot never exceeds it. */
+  maxServerFrameBytes: 64 * 1024 * 1024,
   /** Request ids (PROTOCOL §4). */
   maxRequestIdLength: 256,
   /** One text part of a user message. */
