@@ -53,6 +53,8 @@ export interface BenchClient {
   follow(deltaLengths: readonly number[]): Track;
   /** Drops the socket now, as a network failure would (the sync client then reconnects). */
   dropSocket(): void;
+  /** The extensions the server accepted on the current socket (`permessage-deflate` or ''). */
+  socketExtensions(): string;
   /** The next reconnect opens its socket no earlier than this clock.ts time. */
   holdReconnectUntil(time: number): void;
   close(): void;
@@ -183,6 +185,9 @@ export function connectBenchClient(options: BenchClientOptions): BenchClient {
     },
     dropSocket() {
       ws?.terminate();
+    },
+    socketExtensions() {
+      return ws?.extensions ?? '';
     },
     holdReconnectUntil(time) {
       holdUntil = time;

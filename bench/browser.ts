@@ -119,7 +119,8 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.addInitScript(([key]) => localStorage.setItem(key!, JSON.stringify({ open: true, width: 420, height: 760 })), [PREFS_KEY]);
     const t0 = Date.now();
-    await page.goto(server.httpUrl + '/');
+    // The page holds the token: sign in with it (the server trades it for a cookie and goes to /).
+    await page.goto(`${server.httpUrl}/?token=${encodeURIComponent(server.token)}`);
     try {
       await page.waitForFunction(
         ([tag, count]) => (document.querySelector(tag as string)?.shadowRoot?.querySelectorAll('.ab-msg').length ?? 0) >= (count as number),

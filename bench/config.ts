@@ -20,6 +20,9 @@ export interface BenchConfig {
   peerPrefixDeltas: number;
   peerFullDeltas: number;
   streamTimeoutMs: number;
+  /** Section 8: client counts, and the paced deltas streamed to each. */
+  scalingClients: number[];
+  scalingDeltas: number;
 }
 
 export const FULL: BenchConfig = {
@@ -37,6 +40,8 @@ export const FULL: BenchConfig = {
   peerPrefixDeltas: 1_200,
   peerFullDeltas: 12_500,
   streamTimeoutMs: 90_000,
+  scalingClients: [1, 10, 50, 200],
+  scalingDeltas: 400,
 };
 
 export const SMOKE: BenchConfig = {
@@ -54,4 +59,6 @@ export const SMOKE: BenchConfig = {
   peerPrefixDeltas: 100,
   peerFullDeltas: 1_000,
   streamTimeoutMs: 30_000,
+  scalingClients: [1, 20],
+  scalingDeltas: 60,
 };

@@ -13,6 +13,8 @@ import { seedActiveChat } from './seed-chat.ts';
 
 export interface ChildOptions {
   perMessageDeflate: boolean;
+  /** `startServer({ maxDeflateClients })`; the server's default when absent. */
+  maxDeflateClients?: number;
   /** Messages of an active chat written to disk before the server starts. */
   seedMessages?: number;
   /** Use this data dir (kept afterwards) instead of a new temp one. */
@@ -39,6 +41,9 @@ async function main(): Promise<void> {
     dataDir,
     writeConnectionFile: false,
     perMessageDeflate: options.perMessageDeflate,
+    ...(options.maxDeflateClients !== undefined ? { maxDeflateClients: options.maxDeflateClients } : {}),
+    // Hundreds of bench clients are the point of the scaling section.
+    sockets: { maxSockets: 2_000 },
     log: (level, message) => {
       if (level !== 'info' && warnings.length < MAX_WARNINGS) warnings.push(`${level}: ${message}`);
     },

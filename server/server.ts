@@ -57,6 +57,13 @@ export interface ServerOptions {
   writeConnectionFile?: boolean;
   /** permessage-deflate on the socket (default true). */
   perMessageDeflate?: boolean;
+  /**
+   * Clients that get permessage-deflate at once (default 16); later ones get plain frames until
+   * one of those leaves. Deflate with context takeover is what makes a streamed token cost about
+   * 11 bytes, but each compressed client costs its own zlib work and memory: see `npm run bench`
+   * (section `scaling`) for why 16.
+   */
+  maxDeflateClients?: number;
   maxFrameBytes?: number;
   heartbeatMs?: number;
   limits?: Partial<ConnectionLimits>;
@@ -85,6 +92,9 @@ export interface AgentbarServer {
   /** Flushes chats, closes every client, removes the connection file. Safe to call twice. */
   close(): Promise<void>;
 }
+
+/** See `ServerOptions.maxDeflateClients`. */
+export const DEFAULT_MAX_DEFLATE_CLIENTS = 16;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 /** The folder holding package.json: `server/` from the sources, `lib/server/` once compiled. */
@@ -232,11 +242,12 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   const socketLimits: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, ...options.sockets };
   const http = createServer({ connectionsCheckingInterval: connectionsCheckingInterval(socketLimits) }, getRequestListener(app.fetch));
   const guard = guardSockets(http, socketLimits, (message) => log('warn', message));
-  const wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: options.maxFrameBytes ?? LIMITS.maxFrameBytes,
-    perMessageDeflate: options.perMessageDeflate === false ? false : { threshold: 0, concurrencyLimit: 10 },
-  });
+  const maxPayload = options.maxFrameBytes ?? LIMITS.maxFrameBytes;
+  // Two servers, one per answer to the client's deflate offer: the upgrade picks by the count.
+  const wssDeflate = new WebSocketServer({ noServer: true, maxPayload, perMessageDeflate: { threshold: 0, concurrencyLimit: 10 } });
+  const wssPlain = new WebSocketServer({ noServer: true, maxPayload, perMessageDeflate: false });
+  const maxDeflateClients = options.perMessageDeflate === false ? 0 : (options.maxDeflateClients ?? DEFAULT_MAX_DEFLATE_CLIENTS);
+  let deflateClients = 0;
 
   const refuseUpgrade = (socket: Duplex, status: number, why: string) => {
     const body = `${why}\n`;
@@ -250,7 +261,12 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     const why = checkAccess(policy, { host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, url, true);
     if (why) return refuseUpgrade(socket, 403, `Forbidden: ${why}`);
     guard.trust(socket as Socket);
-    wss.handleUpgrade(req, socket, head, (ws) => {
+    (deflateClients < maxDeflateClients ? wssDeflate : wssPlain).handleUpgrade(req, socket, head, (ws) => {
+      // Only a client that accepted deflate holds a slot (ws completes the upgrade synchronously).
+      if (ws.extensions.includes('permessage-deflate')) {
+        deflateClients++;
+        ws.once('close', () => deflateClients--);
+      }
       const connection = new ClientConnection(ws, {
         store,
         limits,
@@ -297,7 +313,8 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
       store.flush();
       dispatcher.close();
       for (const c of connections) c.closeGracefully();
-      wss.close();
+      wssDeflate.close();
+      wssPlain.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();
