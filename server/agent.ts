@@ -7,6 +7,7 @@ import type {
   Message,
   RunInfo,
   State,
+  ToolDefinition,
   ToolRuntime,
   UserMessage,
 } from '../shared/schemas.ts';
@@ -88,6 +89,11 @@ export interface RunContext {
   text: string;
   /** Aborted when the user presses Stop. */
   signal: AbortSignal;
+  /**
+   * The tools the connected toolbars declared when the run started (read the picked elements,
+   * query the page, highlight an element…), to offer to a model; call them with `callTool`.
+   */
+  pageTools: readonly ToolDefinition[];
   reply: ReplyBuilder;
   /**
    * Calls a tool and resolves with its result once approval (if asked), dispatch and the result

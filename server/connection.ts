@@ -15,6 +15,7 @@ import {
   type ClientKind,
   type ErrorInfo,
   type Request,
+  type ToolDefinition,
 } from '../shared/schemas.ts';
 import type { RequestClient } from './requests.ts';
 import { LIMITS } from '../shared/limits.ts';
@@ -81,6 +82,7 @@ export class ClientConnection implements ToolClient, RequestClient {
   readonly id = makeId('client');
   kind: ClientKind = 'other';
   tools: ReadonlySet<string> = new Set();
+  toolDefinitions: readonly ToolDefinition[] = [];
   alive = true;
   private ready = false;
   private closed = false;
@@ -271,6 +273,7 @@ export class ClientConnection implements ToolClient, RequestClient {
     const hello = parsed.output;
     this.kind = hello.client.kind;
     this.tools = new Set((hello.tools ?? []).map((t) => t.name));
+    this.toolDefinitions = hello.tools ?? [];
     const store = this.host.store;
     const missed = hello.resume && hello.resume.session === store.session ? store.framesSince(hello.resume.rev) : null;
     this.ws.send(JSON.stringify({ type: 'welcome', protocol: PROTOCOL_VERSION, session: store.session, resumed: missed !== null }));

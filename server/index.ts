@@ -22,6 +22,9 @@ export type {
 export { startServer, defaultDataDir } from './server.ts';
 export type { AgentbarServer, ServerOptions, LogFn } from './server.ts';
 export { createDemoAgents } from './demo-agents.ts';
+export { createModelAgent } from './model-agent/create-model-agent.ts';
+export type { ModelAgentOptions, ModelAgentTool } from './model-agent/create-model-agent.ts';
+export type { MemoryOptions } from './model-agent/session-memory.ts';
 export { createFileChatRepository } from './persistence/file-chat-repository.ts';
 export { createMemoryChatRepository } from './persistence/memory-chat-repository.ts';
 export type { ChatRepository, ChatSource } from './persistence/chat-repository.ts';

@@ -6,7 +6,7 @@
  */
 import { makeId } from '../shared/ids.ts';
 import { ProtocolError } from '../shared/errors.ts';
-import type { AssistantMessage, Message, RunInfo, UserMessage } from '../shared/schemas.ts';
+import type { AssistantMessage, Message, RunInfo, ToolDefinition, UserMessage } from '../shared/schemas.ts';
 import { ToolDeniedError, type AgentDefinition, type AgentStateAccess, type ReplyBuilder, type RunContext } from './agent.ts';
 import type { ChatManager } from './chats.ts';
 import { describeError } from './describe-error.ts';
@@ -48,6 +48,8 @@ export interface RunManagerOptions {
   chats: ChatManager;
   tools: ToolCalls;
   agentState: (agentId: string) => AgentStateAccess;
+  /** The tools connected toolbars declared. */
+  pageTools?: () => readonly ToolDefinition[];
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
   now?: () => number;
 }
@@ -165,6 +167,7 @@ export class RunManager {
       message,
       text: message.content.map((p) => (p.type === 'text' ? p.text : '')).filter(Boolean).join('\n'),
       signal,
+      pageTools: this.o.pageTools?.() ?? [],
       reply,
       callTool: (options) => this.o.tools.call(run, options),
       state: this.o.agentState(run.agent.id),

@@ -222,7 +222,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
 
   const dispatcher = new ToolDispatcher(options.tools);
   const tools = new ToolCalls({ chats, dispatcher, now: Date.now });
-  const runs = new RunManager({ store, chats, tools, agentState, log });
+  const runs = new RunManager({ store, chats, tools, agentState, log, pageTools: () => dispatcher.toolDefinitions() });
   const ctx: RequestContext = { store, chats, runs, tools, agents: registry, log, persisted: () => repo.flush() };
 
   let port = 0;

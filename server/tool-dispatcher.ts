@@ -3,10 +3,14 @@
  * preferring the one that sent the triggering message, and moves it when that toolbar leaves
  * (PROTOCOL §4). Knows nothing of sockets: clients are anything with `send`.
  */
+import type { ToolDefinition } from '../shared/schemas.ts';
+
 export interface ToolClient {
   id: string;
   kind: 'toolbar' | 'cli' | 'other';
   tools: ReadonlySet<string>;
+  /** What the client declared in `hello` (name, description, JSON Schema input). */
+  toolDefinitions?: readonly ToolDefinition[];
   send(frame: string): void;
 }
 
@@ -84,6 +88,19 @@ export class ToolDispatcher {
     if (!call) return;
     this.settle(toolCallId);
     if (call.clientId) this.sendCancel(call.clientId, call);
+  }
+
+  /**
+   * The tools the connected toolbars declared, one per name (the first toolbar's wins), for agents
+   * that offer them to a model.
+   */
+  toolDefinitions(): ToolDefinition[] {
+    const byName = new Map<string, ToolDefinition>();
+    for (const client of this.clients.values()) {
+      if (client.kind !== 'toolbar') continue;
+      for (const t of client.toolDefinitions ?? []) if (!byName.has(t.name)) byName.set(t.name, t);
+    }
+    return [...byName.values()];
   }
 
   addClient(client: ToolClient): void {

@@ -1,0 +1,97 @@
+/**
+ * Turns an agentbar chat into the AI SDK's model messages for one agent: user turns stay user
+ * turns, the agent's own turns are assistant turns, and other agents' turns are labelled with
+ * their id (`demo/historian: …`) so the model knows who said what. Only the last `historyMessages`
+ * messages go in raw (older tasks live on in the session memory), so a chat of any length fits.
+ */
+import type { ModelMessage, UserContent } from 'ai';
+import type { Message, UserMessage } from '../../shared/schemas.ts';
+
+/** Raw messages sent to the model, the current one included. Default 24. */
+export const DEFAULT_HISTORY_MESSAGES = 24;
+/** A tool's input or output quoted in the history is clipped to this. */
+const MAX_QUOTED = 600;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function quote(value: unknown): string {
+  try {
+    return clip(typeof value === 'string' ? value : JSON.stringify(value), MAX_QUOTED);
+  } catch {
+    return '[unprintable]';
+  }
+}
+
+function textOf(message: Message): string {
+  return message.content.map((p) => (p.type === 'text' ? p.text : '')).filter(Boolean).join('\n');
+}
+
+/** The page context a toolbar sends with a message, as text the model can use. */
+export function describePageContext(message: UserMessage): string | null {
+  const lines: string[] = [];
+  const browser = message.metadata.browser;
+  if (browser) lines.push(`Page: ${browser.title || '(untitled)'} <${browser.url}> (viewport ${browser.viewport.width}×${browser.viewport.height})`);
+  for (const el of message.metadata.selectedElements) {
+    const text = el.textContent.replace(/\s+/g, ' ').trim();
+    lines.push(`Selected element: <${el.tagName.toLowerCase()}> ${el.selector ?? el.xpath}${text ? ` "${clip(text, 200)}"` : ''}`);
+  }
+  return lines.length ? lines.join('\n') : null;
+}
+
+function userContent(message: UserMessage, withAttachments: boolean): UserContent {
+  const parts: Exclude<UserContent, string> = [];
+  for (const p of message.content) {
+    if (p.type === 'text') parts.push({ type: 'text', text: p.text });
+    else if (p.type === 'image') {
+      if (withAttachments) parts.push({ type: 'image', image: p.image, ...(p.mimeType ? { mediaType: p.mimeType } : {}) });
+      else parts.push({ type: 'text', text: '[an image the user attached earlier]' });
+    } else if (p.type === 'file') {
+      if (withAttachments) parts.push({ type: 'file', data: p.data, mediaType: p.mimeType, ...(p.filename ? { filename: p.filename } : {}) });
+      else parts.push({ type: 'text', text: `[a file the user attached earlier: ${p.filename ?? p.mimeType}]` });
+    }
+  }
+  const context = describePageContext(message);
+  if (context) parts.push({ type: 'text', text: context });
+  return parts.length ? parts : [{ type: 'text', text: '' }];
+}
+
+/**
+ * @example const messages = buildModelMessages(ctx.messages, 'acme/model', 24);
+ */
+export function buildModelMessages(chat: readonly Message[], agentId: string, historyMessages = DEFAULT_HISTORY_MESSAGES): ModelMessage[] {
+  const window = chat.slice(-Math.max(1, historyMessages));
+  const results = new Map<string, { output: unknown; isError: boolean }>();
+  for (const m of chat) {
+    if (m.role === 'user') continue;
+    for (const p of m.content) if (p.type === 'tool-result') results.set(p.toolCallId, { output: p.output, isError: p.isError ?? false });
+  }
+  const last = window[window.length - 1];
+  const out: ModelMessage[] = [];
+  for (const m of window) {
+    if (m.role === 'user') {
+      out.push({ role: 'user', content: userContent(m, m === last) });
+    } else if (m.role === 'assistant') {
+      // Tool calls of past turns are told as text: their call/result pairs need not line up.
+      const pieces: string[] = [];
+      for (const p of m.content) {
+        if (p.type === 'text' && p.text) pieces.push(p.text);
+        else if (p.type === 'tool-call') {
+          const result = results.get(p.toolCallId);
+          const outcome = result ? `${result.isError ? 'failed' : 'returned'} ${quote(result.output)}` : p.state;
+          pieces.push(`[called ${p.toolName}(${quote(p.input)}) → ${outcome}]`);
+        }
+      }
+      if (m.status !== 'done' && m.status !== 'streaming') pieces.push(`[this reply ended ${m.status}${m.error ? `: ${clip(m.error, 200)}` : ''}]`);
+      const text = pieces.join('\n\n');
+      if (!text) continue;
+      if (m.agent === agentId) out.push({ role: 'assistant', content: text });
+      else out.push({ role: 'user', content: `${m.agent}: ${text}` });
+    }
+    // Tool messages are folded into the calls above.
+  }
+  return out;
+}
+
+export { textOf as messageText };

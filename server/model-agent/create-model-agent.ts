@@ -1,0 +1,259 @@
+/**
+ * `createModelAgent`: an agentbar agent backed by any AI SDK language model. It streams text and
+ * reasoning as they come, offers the model the page's tools, its own `cli` tools and the two skill
+ * tools, runs each call through agentbar (approval when the tool asks for it), feeds the results
+ * back and goes on, for a bounded number of steps. Stop aborts the model request; provider errors
+ * end the message `failed` with a readable reason.
+ */
+import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolResultPart, type ToolSet } from 'ai';
+import type { ToolDefinition } from '../../shared/schemas.ts';
+import { defineAgent, ToolDeniedError, type AgentDefinition, type AgentTool, type RunContext } from '../agent.ts';
+import { buildModelMessages, DEFAULT_HISTORY_MESSAGES } from './build-prompt.ts';
+import { describeModelError } from './describe-model-error.ts';
+import { buildSessionMemory, type MemoryOptions } from './session-memory.ts';
+import { createSkillSource, SKILL_TOOLS, type SkillSource } from './skill-source.ts';
+
+/** A tool of the agent's own: runs in the server (`execute`), offered to the model with its schema. */
+export interface ModelAgentTool extends AgentTool {
+  /** JSON Schema of the input the model must give. Default: an object with no properties. */
+  inputSchema?: Record<string, unknown>;
+  /** Ask the user before each call (Approve / Reject in every client). Default false. */
+  requiresApproval?: boolean;
+}
+
+export interface ModelAgentOptions {
+  /** A path such as `acme/assistant`. */
+  id: string;
+  description: string;
+  /** Any AI SDK language model: `openai('gpt-4o')`, `createOpenAICompatible(...)('llama3.2')`, … */
+  model: LanguageModel;
+  /** The agent's personality: the start of its system prompt. */
+  system?: string;
+  /** Tools that run in this process. */
+  tools?: ModelAgentTool[];
+  /**
+   * The page tools the toolbar declares (read the picked elements, query the page, highlight):
+   * `true` offers all (default), `false` none, a list only those. `pageToolApproval` lists the
+   * ones that ask the user first.
+   */
+  pageTools?: boolean | string[];
+  pageToolApproval?: string[];
+  /** Model calls per run (each tool round is one). Default 8. */
+  maxSteps?: number;
+  /** Retries of a failed model call (the AI SDK's, with backoff). Default 2. */
+  maxRetries?: number;
+  /** Raw messages sent to the model, the current one included. Default 24. */
+  historyMessages?: number;
+  /** Session memory bounds, or false for none. */
+  memory?: MemoryOptions | false;
+  /** A skills folder (`<dir>/<name>/SKILL.md`); `reloadEachTask` reads it again before every run. */
+  skills?: { dir: string; reloadEachTask?: boolean };
+  /** For readable errors: where the model lives. */
+  baseUrl?: string;
+  temperature?: number;
+  maxOutputTokens?: number;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+interface AgentMemoryState {
+  activeSkill?: string | null;
+}
+
+function abortError(): Error {
+  const e = new Error('The run was stopped');
+  e.name = 'AbortError';
+  return e;
+}
+
+/** A tool result as the AI SDK wants it back. */
+function toResultOutput(output: unknown, isError: boolean): ToolResultPart['output'] {
+  if (isError) return { type: 'error-text', value: typeof output === 'string' ? output : JSON.stringify(output) ?? 'error' };
+  if (typeof output === 'string') return { type: 'text', value: output };
+  return { type: 'json', value: (output ?? null) as never };
+}
+
+const EMPTY_SCHEMA = { type: 'object', properties: {}, additionalProperties: false };
+
+/**
+ * @example
+ * import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+ * const ollama = createOpenAICompatible({ name: 'ollama', baseURL: 'http://localhost:11434/v1' });
+ * const agent = createModelAgent({ id: 'me/llama', description: 'Llama on my machine', model: ollama('llama3.2') });
+ * await startServer({ agents: [agent] });
+ */
+export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
+  const maxSteps = Math.max(1, options.maxSteps ?? 8);
+  const historyMessages = options.historyMessages ?? DEFAULT_HISTORY_MESSAGES;
+  const log = options.log ?? ((level, message) => (level === 'info' ? undefined : console.error(`[agentbar ${options.id}] ${message}`)));
+  const skills: SkillSource = createSkillSource(options.skills, log);
+  const ownTools = options.tools ?? [];
+  // The run in progress (one at a time per server): the skill tools act on its agent state.
+  let current: RunContext | null = null;
+
+  const activeSkillOf = (ctx: RunContext): string | null => ctx.state.get<AgentMemoryState>()?.activeSkill ?? null;
+  const setActiveSkill = (ctx: RunContext, name: string | null) => {
+    ctx.state.set({ ...(ctx.state.get<AgentMemoryState>() ?? {}), activeSkill: name });
+    ctx.state.setActiveSkill(name);
+  };
+
+  const skillTools: AgentTool[] = [
+    {
+      name: SKILL_TOOLS.activate,
+      description: 'Switches on one of your skills (the user is asked first). Activating another skill replaces the active one.',
+      type: 'decision',
+      runtime: 'cli',
+      execute: async (input) => {
+        const ctx = current;
+        if (!ctx) throw new Error('No run in progress');
+        const name = typeof input.name === 'string' ? input.name : '';
+        const skill = (await skills.get()).find((s) => s.name === name);
+        if (!skill) {
+          const names = (await skills.get()).map((s) => s.name);
+          throw new Error(`No skill named "${name}". Skills: ${names.length ? names.join(', ') : `none (add <name>/SKILL.md to ${skills.dir ?? 'the skills folder'})`}`);
+        }
+        const previous = activeSkillOf(ctx);
+        setActiveSkill(ctx, skill.name);
+        return previous && previous !== skill.name ? `Skill ${skill.name} is active (it replaced ${previous}).` : `Skill ${skill.name} is active.`;
+      },
+    },
+    {
+      name: SKILL_TOOLS.deactivate,
+      description: 'Switches off the active skill.',
+      type: 'deterministic',
+      runtime: 'cli',
+      execute: () => {
+        const ctx = current;
+        if (!ctx) throw new Error('No run in progress');
+        const previous = activeSkillOf(ctx);
+        setActiveSkill(ctx, null);
+        return previous ? `Skill ${previous} is off.` : 'No skill was active.';
+      },
+    },
+  ];
+
+  /** The tools the model may call in this step, by name, with where they run. */
+  async function buildTools(ctx: RunContext): Promise<{ set: ToolSet; approval: Map<string, { runtime: 'cli' | 'toolbar'; requiresApproval: boolean }> }> {
+    const all = await skills.get();
+    const active = all.find((s) => s.name === activeSkillOf(ctx)) ?? null;
+    // A tool a skill lists is offered only while that skill is active.
+    const gated = new Set(all.flatMap((s) => s.tools));
+    const allowed = (name: string) => !gated.has(name) || (active?.tools.includes(name) ?? false);
+    const set: ToolSet = {};
+    const approval = new Map<string, { runtime: 'cli' | 'toolbar'; requiresApproval: boolean }>();
+    const names = all.map((s) => s.name);
+    set[SKILL_TOOLS.activate] = tool({
+      description: skillTools[0]!.description!,
+      inputSchema: jsonSchema({ type: 'object', properties: { name: names.length ? { type: 'string', enum: names } : { type: 'string' } }, required: ['name'], additionalProperties: false }),
+    });
+    approval.set(SKILL_TOOLS.activate, { runtime: 'cli', requiresApproval: true });
+    set[SKILL_TOOLS.deactivate] = tool({ description: skillTools[1]!.description!, inputSchema: jsonSchema(EMPTY_SCHEMA) });
+    approval.set(SKILL_TOOLS.deactivate, { runtime: 'cli', requiresApproval: false });
+    for (const t of ownTools) {
+      if (!allowed(t.name)) continue;
+      set[t.name] = tool({ description: t.description ?? t.name, inputSchema: jsonSchema((t.inputSchema ?? EMPTY_SCHEMA) as never) });
+      approval.set(t.name, { runtime: 'cli', requiresApproval: t.requiresApproval ?? false });
+    }
+    const page = options.pageTools ?? true;
+    if (page !== false) {
+      for (const t of ctx.pageTools) {
+        if (set[t.name] || (Array.isArray(page) && !page.includes(t.name)) || !allowed(t.name)) continue;
+        set[t.name] = tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as never) });
+        approval.set(t.name, { runtime: 'toolbar', requiresApproval: options.pageToolApproval?.includes(t.name) ?? false });
+      }
+    }
+    return { set, approval };
+  }
+
+  async function buildSystem(ctx: RunContext): Promise<string> {
+    const sections: string[] = [];
+    sections.push(options.system?.trim() || `You are ${options.id}, an assistant that talks with a developer through a toolbar on the web page they are working on.`);
+    const all = await skills.get();
+    if (all.length) {
+      sections.push(`Skills you can ask the user to switch on with ${SKILL_TOOLS.activate} (one at a time):\n${all.map((s) => `- ${s.name}: ${s.description}`).join('\n')}`);
+      const active = all.find((s) => s.name === activeSkillOf(ctx));
+      if (active) sections.push(`Active skill: ${active.name}\n${active.prompt}`);
+    }
+    if (options.memory !== false) {
+      const memory = buildSessionMemory(ctx.messages.slice(0, -1), options.memory ?? {});
+      if (memory.length) sections.push(`SESSION_CONTEXT (earlier tasks in this chat, oldest first): ${JSON.stringify(memory)}`);
+    }
+    return sections.join('\n\n');
+  }
+
+  async function callTool(ctx: RunContext, name: string, input: unknown, where: { runtime: 'cli' | 'toolbar'; requiresApproval: boolean } | undefined): Promise<{ output: unknown; isError: boolean }> {
+    if (!where) return { output: `There is no tool named ${name} now`, isError: true };
+    const args = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+    try {
+      return await ctx.callTool({ name, input: args, runtime: where.runtime, requiresApproval: where.requiresApproval });
+    } catch (error) {
+      if (error instanceof ToolDeniedError) return { output: error.message, isError: true };
+      throw error;
+    }
+  }
+
+  async function run(ctx: RunContext): Promise<void> {
+    current = ctx;
+    try {
+      await skills.beforeRun();
+      const messages: ModelMessage[] = buildModelMessages(ctx.messages, options.id, historyMessages);
+      for (let step = 0; step < maxSteps; step++) {
+        const { set, approval } = await buildTools(ctx);
+        const result = streamText({
+          model: options.model,
+          system: await buildSystem(ctx),
+          messages,
+          tools: set,
+          abortSignal: ctx.signal,
+          maxRetries: options.maxRetries ?? 2,
+          ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+          ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
+          // Errors come through the stream below; the default handler would print them.
+          onError: () => {},
+        });
+        const calls: { toolCallId: string; toolName: string; input: unknown }[] = [];
+        let text = '';
+        try {
+          for await (const part of result.fullStream) {
+            if (part.type === 'text-delta') {
+              text += part.text;
+              await ctx.reply.text(part.text);
+            } else if (part.type === 'reasoning-delta') {
+              await ctx.reply.reasoning(part.text);
+            } else if (part.type === 'tool-call') {
+              calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+            } else if (part.type === 'error') {
+              throw part.error;
+            } else if (part.type === 'abort') {
+              throw abortError();
+            }
+          }
+        } catch (error) {
+          if (ctx.signal.aborted) throw abortError();
+          throw new Error(describeModelError(error, options.baseUrl));
+        }
+        if (calls.length === 0) return;
+        messages.push({
+          role: 'assistant',
+          content: [...(text ? [{ type: 'text' as const, text }] : []), ...calls.map((c) => ({ type: 'tool-call' as const, toolCallId: c.toolCallId, toolName: c.toolName, input: c.input }))],
+        });
+        const results: ToolResultPart[] = [];
+        for (const call of calls) {
+          const outcome = await callTool(ctx, call.toolName, call.input, approval.get(call.toolName));
+          results.push({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: toResultOutput(outcome.output, outcome.isError) });
+        }
+        messages.push({ role: 'tool', content: results });
+      }
+      await ctx.reply.text(`\n\n_(Stopped after ${maxSteps} model steps; send a message to go on.)_`);
+    } finally {
+      current = null;
+    }
+  }
+
+  return defineAgent({
+    id: options.id,
+    description: options.description,
+    tools: [...skillTools, ...ownTools],
+    run,
+  });
+}
+

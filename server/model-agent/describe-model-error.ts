@@ -1,0 +1,63 @@
+/**
+ * Provider failures as a user should read them in the failed message: what happened, and what to
+ * do. Covers a refused connection, bad keys, rate limits, provider errors, a context window that
+ * is full, and a stream cut mid-reply.
+ */
+import { APICallError, RetryError } from 'ai';
+
+function clip(text: string, max = 300): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** The provider's own message from an OpenAI-style error body, else the error's. */
+function providerMessage(error: APICallError): string {
+  try {
+    const body = JSON.parse(error.responseBody ?? '') as { error?: { message?: string } | string; message?: string };
+    const inner = typeof body.error === 'string' ? body.error : body.error?.message ?? body.message;
+    if (inner) return clip(inner);
+  } catch {
+    // not JSON: fall back to the error's message
+  }
+  return clip(error.message);
+}
+
+function causeCode(error: unknown): string | undefined {
+  let e: unknown = error;
+  for (let i = 0; i < 5 && e && typeof e === 'object'; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * @example describeModelError(error, 'http://localhost:11434/v1') // 'Cannot reach the model at …'
+ */
+export function describeModelError(error: unknown, baseUrl?: string): string {
+  if (RetryError.isInstance(error)) return describeModelError(error.lastError, baseUrl);
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    const said = providerMessage(error);
+    if (status === undefined) {
+      const code = causeCode(error);
+      const where = baseUrl ?? error.url;
+      if (code === 'ECONNREFUSED') return `Cannot reach the model at ${where}: the connection was refused. Is the model server running?`;
+      return `Cannot reach the model at ${where}: ${clip(error.message)}${code ? ` (${code})` : ''}`;
+    }
+    // The answer started fine and then could not be read to its end.
+    if (status >= 200 && status < 300) return `The model's reply stream broke off in the middle (${clip(error.message)}). Send again to retry.`;
+    if (status === 401 || status === 403) return `The model provider refused the credentials (${status}): ${said}. Check the API key (agentbar reads it from the environment variable named by --api-key-env, OPENAI_API_KEY by default).`;
+    if (status === 404) return `The model provider does not know this model or address (404): ${said}. Check --model and --base-url.`;
+    if (status === 429) return `The model provider is rate limiting (429): ${said}. Wait a moment and send again.`;
+    if (/context|too long|maximum.*tokens|token limit/i.test(said) && status < 500) return `The conversation does not fit the model's context window (${status}): ${said}. Start a new chat or use a model with a larger context.`;
+    if (status >= 500) return `The model provider failed (${status}): ${said}. Try again in a moment.`;
+    return `The model provider answered ${status}: ${said}`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (/terminated|other side closed|ECONNRESET|socket hang up|premature close|aborted/i.test(message) || causeCode(error) === 'UND_ERR_SOCKET') {
+    return `The model's reply stream broke off in the middle (${clip(message)}). Send again to retry.`;
+  }
+  return clip(message, 500);
+}

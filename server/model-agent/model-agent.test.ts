@@ -1,0 +1,280 @@
+/**
+ * The model agent end to end: the real `@ai-sdk/openai-compatible` provider talks to a real local
+ * HTTP server speaking the chat-completions API (test-support/fake-openai.ts), through a real
+ * agentbar server, to a wire client. Nothing reaches the network.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AssistantMessage, Message } from '../../shared/schemas.ts';
+import { FakeOpenAi, type FakeReply } from '../../test-support/fake-openai.ts';
+import { userMessage, type TestClient } from '../../test-support/test-client.ts';
+import { activeMessages, echoAgent, settle, textOf, useHarness, waitUntil, type TestServer } from '../../test-support/test-server.ts';
+import { createModelAgent, type ModelAgentOptions } from './create-model-agent.ts';
+
+const h = useHarness();
+const fakes: FakeOpenAi[] = [];
+afterEach(async () => {
+  await Promise.all(fakes.splice(0).map((f) => f.close()));
+});
+
+const AGENT = 'test/model';
+
+async function setup(options: Partial<ModelAgentOptions> & { replies?: FakeReply[]; baseUrl?: string } = {}) {
+  const fake = await FakeOpenAi.start();
+  fakes.push(fake);
+  fake.queue(...(options.replies ?? []));
+  const baseUrl = options.baseUrl ?? fake.baseUrl;
+  const provider = createOpenAICompatible({ name: 'fake', baseURL: baseUrl, apiKey: 'sk-test' });
+  const agent = createModelAgent({ id: AGENT, description: 'A model', model: provider('fake-model'), maxRetries: 0, baseUrl, log: () => {}, ...options });
+  const server = await h.start({ agents: [agent, echoAgent()], memory: true });
+  const client = await h.connect(server, { kind: 'toolbar' });
+  const { chatId } = await client.ok('chat.create', { title: 'model', agent: AGENT });
+  return { fake, server, client, chatId };
+}
+
+/** Every tool-call part of the chat. */
+function toolCalls(server: TestServer) {
+  return activeMessages(server.store.state).flatMap((m) => (m.role === 'assistant' ? m.content.filter((p) => p.type === 'tool-call') : []));
+}
+
+/** The id agentbar gave the pending approval (its own, not the model's). */
+async function pendingApproval(server: TestServer): Promise<string> {
+  await waitUntil(() => toolCalls(server).some((p) => p.state === 'awaiting-approval'), 'the approval');
+  return toolCalls(server).find((p) => p.state === 'awaiting-approval')!.toolCallId;
+}
+
+function lastReply(server: TestServer): AssistantMessage {
+  return activeMessages(server.store.state).filter((m): m is AssistantMessage => m.role === 'assistant').at(-1)!;
+}
+
+async function ask(server: TestServer, client: TestClient, chatId: string, text: string, agent = AGENT): Promise<AssistantMessage> {
+  const before = activeMessages(server.store.state).length;
+  await client.ok('message.send', userMessage(chatId, text, { agent }));
+  await waitUntil(() => server.store.state.run === null && activeMessages(server.store.state).length > before + 1, 'the reply', 10_000);
+  await settle(server, client);
+  return lastReply(server);
+}
+
+describe('createModelAgent', () => {
+  it('streams reasoning and text into the reply, and sends the model the system prompt and the user turn', async () => {
+    const { fake, server, client, chatId } = await setup({
+      system: 'You are terse.',
+      replies: [{ steps: [{ reasoning: 'Thinking ' }, { reasoning: 'hard.' }, { text: 'Hel' }, { text: 'lo!' }] }],
+    });
+    const reply = await ask(server, client, chatId, 'hi there');
+    expect(reply.status).toBe('done');
+    expect(reply.content).toEqual([
+      { type: 'reasoning', text: 'Thinking hard.' },
+      { type: 'text', text: 'Hello!' },
+    ]);
+    expect(client.state).toEqual(server.store.state);
+    const body = fake.requests[0]!.body;
+    expect(body.model).toBe('fake-model');
+    expect(fake.systemOf(0)).toMatch(/^You are terse\./);
+    expect(body.messages.at(-1)).toMatchObject({ role: 'user' });
+    expect(JSON.stringify(body.messages.at(-1))).toContain('hi there');
+    expect(fake.requests[0]!.headers.authorization).toBe('Bearer sk-test');
+  });
+
+  it('runs a tool call whose arguments arrive in pieces, feeds the result back and goes on', async () => {
+    const seen: unknown[] = [];
+    const { fake, server, client, chatId } = await setup({
+      tools: [{ name: 'add', description: 'Adds two numbers', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, execute: (input) => (seen.push(input), { sum: Number(input.a) + Number(input.b) }) }],
+      replies: [
+        { steps: [{ text: 'Let me add.' }, { toolCall: { id: 'call_1', name: 'add', args: ['{"a":', ' 2, "b"', ': 3}'] } }] },
+        { steps: [{ text: 'The sum is 5.' }] },
+      ],
+    });
+    const reply = await ask(server, client, chatId, 'what is 2 + 3?');
+    expect(seen).toEqual([{ a: 2, b: 3 }]);
+    expect(reply.status).toBe('done');
+    const call = toolCalls(server)[0];
+    expect(call).toMatchObject({ toolName: 'add', input: { a: 2, b: 3 }, runtime: 'cli', requiresApproval: false, state: 'done' });
+    expect(textOf(reply)).toContain('The sum is 5.');
+    // The second request carries the call and its result.
+    const second = fake.requests[1]!.body.messages;
+    expect(second.at(-2)).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_1', function: { name: 'add' } }] });
+    expect(second.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
+    expect(JSON.stringify(second.at(-1))).toContain('"sum\\":5');
+    expect(fake.requests[0]!.body.tools!.map((t) => t.function.name)).toEqual(['activate_skill', 'deactivate_skill', 'add']);
+  });
+
+  it('asks the user before a tool that requires approval, and tells the model when it was rejected', async () => {
+    const { fake, server, client, chatId } = await setup({
+      tools: [{ name: 'deploy', description: 'Deploys', requiresApproval: true, execute: () => 'deployed' }],
+      replies: [{ steps: [{ toolCall: { id: 'call_d', name: 'deploy', args: ['{}'] } }] }, { steps: [{ text: 'Understood, not deploying.' }] }],
+    });
+    await client.ok('message.send', userMessage(chatId, 'deploy it', { agent: AGENT }));
+    await client.ok('tool.approve', { chatId, toolCallId: await pendingApproval(server), approved: false, reason: 'not on a Friday' });
+    await waitUntil(() => server.store.state.run === null, 'the end of the run');
+    const reply = lastReply(server);
+    expect(toolCalls(server)[0]).toMatchObject({ toolName: 'deploy', requiresApproval: true, state: 'denied' });
+    expect(textOf(reply)).toContain('Understood, not deploying.');
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain('not on a Friday');
+  });
+
+  it('offers the toolbar its own page tools and runs them there', async () => {
+    const fake = await FakeOpenAi.start();
+    fakes.push(fake);
+    fake.queue({ steps: [{ toolCall: { id: 'call_p', name: 'get_page_info', args: ['{}'] } }] }, { steps: [{ text: 'The page is Orders.' }] });
+    const provider = createOpenAICompatible({ name: 'fake', baseURL: fake.baseUrl });
+    const server = await h.start({ agents: [createModelAgent({ id: AGENT, description: 'A model', model: provider('m'), maxRetries: 0 })], memory: true });
+    const toolbar = await h.connect(server, { kind: 'toolbar', tools: [{ name: 'get_page_info', description: 'The page title and URL', inputSchema: { type: 'object', properties: {} } }] });
+    const { chatId } = await toolbar.ok('chat.create', { agent: AGENT });
+    await toolbar.ok('message.send', userMessage(chatId, 'which page?', { agent: AGENT }));
+    const run = await toolbar.next('tool.run');
+    expect(run).toMatchObject({ toolName: 'get_page_info' });
+    await toolbar.ok('tool.result', { chatId, toolCallId: run.toolCallId, output: { title: 'Orders' } });
+    await waitUntil(() => server.store.state.run === null, 'the end of the run');
+    expect(textOf(lastReply(server))).toBe('The page is Orders.');
+    expect(fake.requests[0]!.body.tools!.find((t) => t.function.name === 'get_page_info')!.function.description).toBe('The page title and URL');
+  });
+
+  it('stops the model request on Stop and ends the message stopped', async () => {
+    const { fake, server, client, chatId } = await setup({ replies: [{ steps: [{ text: 'Once upon' }, { delayMs: 20_000 }, { text: ' a time' }] }] });
+    await client.ok('message.send', userMessage(chatId, 'tell a story', { agent: AGENT }));
+    await waitUntil(() => textOf(lastReply(server) ?? undefined).includes('Once upon'), 'the first words');
+    await client.ok('run.stop', { chatId });
+    await waitUntil(() => server.store.state.run === null, 'the stop');
+    expect(lastReply(server)).toMatchObject({ status: 'stopped' });
+    expect(textOf(lastReply(server))).toBe('Once upon');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('ends the reply after the step limit, saying so', async () => {
+    const loop = (i: number): FakeReply => ({ steps: [{ toolCall: { id: `call_${i}`, name: 'deactivate_skill', args: ['{}'] } }] });
+    const { fake, server, client, chatId } = await setup({ maxSteps: 2, replies: [loop(1), loop(2), loop(3)] });
+    const reply = await ask(server, client, chatId, 'loop');
+    expect(fake.requests).toHaveLength(2);
+    expect(reply.status).toBe('done');
+    expect(textOf(reply)).toMatch(/Stopped after 2 model steps/);
+  });
+});
+
+describe('provider errors end the message failed with a readable reason', () => {
+  const cases: [string, FakeReply, RegExp][] = [
+    ['401', { status: 401, error: { message: 'Incorrect API key provided' } }, /refused the credentials \(401\): Incorrect API key provided\. Check the API key/],
+    ['429', { status: 429, error: { message: 'Rate limit reached' } }, /rate limiting \(429\): Rate limit reached/],
+    ['500', { status: 500, error: { message: 'upstream exploded' } }, /provider failed \(500\): upstream exploded/],
+    ['context', { status: 400, error: { message: "This model's maximum context length is 8192 tokens" } }, /does not fit the model's context window \(400\)/],
+    ['a cut stream', { steps: [{ text: 'Half' }, { delayMs: 50 }, { cut: true }] }, /reply stream broke off in the middle/],
+  ];
+  it.each(cases)('%s', async (_name, reply, expected) => {
+    const { server, client, chatId } = await setup({ replies: [reply] });
+    const message = await ask(server, client, chatId, 'hello');
+    expect(message.status).toBe('failed');
+    expect(message.error).toMatch(expected);
+    // The server goes on.
+    await client.ok('chat.rename', { chatId, title: 'still serving' });
+  });
+
+  it('a refused connection', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const port = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(port));
+      });
+    });
+    const { server, client, chatId } = await setup({ baseUrl: `http://127.0.0.1:${closed}/v1` });
+    const message = await ask(server, client, chatId, 'hello');
+    expect(message.status).toBe('failed');
+    expect(message.error).toMatch(new RegExp(`Cannot reach the model at http://127\\.0\\.0\\.1:${closed}/v1: the connection was refused`));
+  });
+});
+
+describe('the prompt', () => {
+  it("labels other agents' turns with their id, keeps its own as assistant turns, and bounds the history", async () => {
+    const { fake, server, client, chatId } = await setup({ historyMessages: 6, replies: [{ steps: [{ text: 'first answer' }] }] });
+    await ask(server, client, chatId, 'question one');
+    for (let i = 0; i < 4; i++) await ask(server, client, chatId, `to echo ${i}`, 'test/echo');
+    await ask(server, client, chatId, 'question two');
+    const messages = fake.requests.at(-1)!.body.messages.filter((m) => m.role !== 'system');
+    expect(messages).toHaveLength(6);
+    expect(messages.at(-1)).toMatchObject({ role: 'user' });
+    expect(messages.filter((m) => m.role === 'assistant')).toEqual([]);
+    expect(messages.some((m) => m.role === 'user' && JSON.stringify(m.content).includes('test/echo: echo: to echo 3'))).toBe(true);
+
+    // Its own earlier turn is an assistant turn when it is inside the window.
+    const { fake: fake2, server: server2, client: client2, chatId: chat2 } = await setup({ replies: [{ steps: [{ text: 'first answer' }] }] });
+    await ask(server2, client2, chat2, 'one');
+    await ask(server2, client2, chat2, 'two');
+    expect(fake2.requests[1]!.body.messages.filter((m) => m.role !== 'system').map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
+  it('carries SESSION_CONTEXT only once there is a finished task, bounded', async () => {
+    const { fake, server, client, chatId } = await setup({ memory: { entries: 2, summaryChars: 40 }, replies: [{ steps: [{ text: 'A long first answer that goes on and on and on and on and on.' }] }] });
+    await ask(server, client, chatId, 'first task');
+    expect(fake.systemOf(0)).not.toContain('SESSION_CONTEXT');
+    await ask(server, client, chatId, 'second task');
+    await ask(server, client, chatId, 'third task');
+    await ask(server, client, chatId, 'fourth task');
+    const system = fake.systemOf(3);
+    const json = JSON.parse(/SESSION_CONTEXT[^:]*: (.*)$/m.exec(system)![1]!) as { task: string; summary: string; status: string; messageId: string }[];
+    expect(json.map((e) => e.task)).toEqual(['second task', 'third task']);
+    expect(json[0]!.summary.length).toBeLessThanOrEqual(40);
+    expect(json[0]).toMatchObject({ status: 'done', agent: AGENT });
+    expect(activeMessages(server.store.state).some((m: Message) => m.id === json[0]!.messageId)).toBe(true);
+  });
+});
+
+describe('skills', () => {
+  async function skillsDir(): Promise<string> {
+    const dir = path.join(await h.tmpDir(), 'skills');
+    await mkdir(path.join(dir, 'review'), { recursive: true });
+    await writeFile(path.join(dir, 'review', 'SKILL.md'), '---\nname: review\ndescription: Reviews code changes\ntools: [lint]\n---\nREVIEW-PROMPT: check naming and tests.\n');
+    await mkdir(path.join(dir, 'broken'), { recursive: true });
+    await writeFile(path.join(dir, 'broken', 'SKILL.md'), 'no front matter here');
+    return dir;
+  }
+
+  it('activates a skill only after the user approves, then adds its prompt and its tools', async () => {
+    const dir = await skillsDir();
+    const logs: string[] = [];
+    const { fake, server, client, chatId } = await setup({
+      skills: { dir },
+      log: (_level, message) => logs.push(message),
+      tools: [{ name: 'lint', description: 'Lints', execute: () => 'clean' }],
+      replies: [{ steps: [{ toolCall: { id: 'call_s', name: 'activate_skill', args: ['{"name":"review"}'] } }] }, { steps: [{ text: 'Reviewing now.' }] }],
+    });
+    await client.ok('message.send', userMessage(chatId, 'review my change', { agent: AGENT }));
+    const approval = await pendingApproval(server);
+    expect(toolCalls(server)[0]).toMatchObject({ toolName: 'activate_skill', input: { name: 'review' }, requiresApproval: true });
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.systemOf(0)).toContain('- review: Reviews code changes');
+    expect(fake.systemOf(0)).not.toContain('REVIEW-PROMPT');
+    expect(fake.requests[0]!.body.tools!.map((t) => t.function.name)).not.toContain('lint');
+    await client.ok('tool.approve', { chatId, toolCallId: approval, approved: true });
+    await waitUntil(() => server.store.state.run === null, 'the end of the run');
+    expect(fake.systemOf(1)).toContain('Active skill: review\nREVIEW-PROMPT: check naming and tests.');
+    expect(fake.requests[1]!.body.tools!.map((t) => t.function.name)).toContain('lint');
+    expect(server.store.state.agents.find((a) => a.id === AGENT)!.activeSkill).toBe('review');
+    expect(logs.some((l) => l.includes(path.join(dir, 'broken', 'SKILL.md')) && l.includes('no front matter'))).toBe(true);
+  });
+
+  it('keeps the skill off when the user rejects it', async () => {
+    const dir = await skillsDir();
+    const { fake, server, client, chatId } = await setup({
+      skills: { dir },
+      replies: [{ steps: [{ toolCall: { id: 'call_s', name: 'activate_skill', args: ['{"name":"review"}'] } }] }, { steps: [{ text: 'OK.' }] }],
+    });
+    await client.ok('message.send', userMessage(chatId, 'review', { agent: AGENT }));
+    await client.ok('tool.approve', { chatId, toolCallId: await pendingApproval(server), approved: false, reason: 'not now' });
+    await waitUntil(() => server.store.state.run === null, 'the end of the run');
+    expect(fake.systemOf(1)).not.toContain('REVIEW-PROMPT');
+    expect(server.store.state.agents.find((a) => a.id === AGENT)!.activeSkill ?? null).toBeNull();
+  });
+
+  it('reads the skills again before each run with reloadEachTask', async () => {
+    const dir = await skillsDir();
+    const { fake, server, client, chatId } = await setup({ skills: { dir, reloadEachTask: true } });
+    await ask(server, client, chatId, 'one');
+    await writeFile(path.join(dir, 'review', 'SKILL.md'), '---\nname: review\ndescription: Reviews, edited live\n---\nNew prompt.\n');
+    await ask(server, client, chatId, 'two');
+    expect(fake.systemOf(0)).toContain('Reviews code changes');
+    expect(fake.systemOf(1)).toContain('Reviews, edited live');
+    await rm(dir, { recursive: true, force: true });
+  });
+});

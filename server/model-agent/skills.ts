@@ -1,0 +1,96 @@
+/**
+ * Skills: `<dir>/<name>/SKILL.md`, YAML front matter (`name`, `description`, `tools`: the tools the
+ * skill enables) then the prompt the skill adds while it is active. A broken file is reported with
+ * its path and what is wrong, and the others still load.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+export interface Skill {
+  name: string;
+  description: string;
+  /** Tools offered only while this skill is active. */
+  tools: string[];
+  /** Added to the system prompt while active. */
+  prompt: string;
+  /** The SKILL.md it came from. */
+  file: string;
+}
+
+export interface LoadedSkills {
+  skills: Skill[];
+  /** One line per file that could not be used: `path: problem`. */
+  errors: string[];
+}
+
+const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** A SKILL.md larger than this is refused: it goes into every prompt while active. */
+const MAX_SKILL_BYTES = 64 * 1024;
+
+/**
+ * Parses one SKILL.md. Throws an Error whose message says what is wrong (without the path).
+ *
+ * @example parseSkill('---\nname: review\ndescription: Reviews a diff\n---\nYou review diffs.', 'review', 'skills/review/SKILL.md')
+ */
+export function parseSkill(text: string, folderName: string, file: string): Skill {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text.replace(/^\uFEFF/, ''));
+  if (!m) throw new Error('no front matter: the file must start with a line "---", then YAML, then "---"');
+  let meta: unknown;
+  try {
+    meta = parseYaml(m[1]!);
+  } catch (error) {
+    throw new Error(`front matter is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) throw new Error('front matter must be a YAML mapping (name: …, description: …)');
+  const fields = meta as Record<string, unknown>;
+  const name = fields.name ?? folderName;
+  if (typeof name !== 'string' || !NAME.test(name)) throw new Error(`"name" must be lower-case letters, digits, "-" or "_" (got ${JSON.stringify(name)})`);
+  if (typeof fields.description !== 'string' || !fields.description.trim()) throw new Error('"description" is missing: say in one line what the skill is for');
+  const tools = fields.tools ?? [];
+  if (!Array.isArray(tools) || !tools.every((t) => typeof t === 'string')) throw new Error('"tools" must be a list of tool names');
+  const prompt = m[2]!.trim();
+  if (!prompt) throw new Error('the skill has no prompt after its front matter');
+  return { name, description: fields.description.trim(), tools: tools as string[], prompt, file };
+}
+
+/**
+ * Reads every `<dir>/<name>/SKILL.md`. A missing folder is no skills and no error.
+ *
+ * @example const { skills, errors } = await loadSkills(path.join(dataDir, 'skills'));
+ */
+export async function loadSkills(dir: string): Promise<LoadedSkills> {
+  const result: LoadedSkills = { skills: [], errors: [] };
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result;
+    result.errors.push(`${dir}: ${(error as Error).message}`);
+    return result;
+  }
+  const seen = new Set<string>();
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory()) continue;
+    const file = path.join(dir, entry.name, 'SKILL.md');
+    let text: string;
+    try {
+      const buffer = await readFile(file);
+      if (buffer.length > MAX_SKILL_BYTES) throw new Error(`larger than ${MAX_SKILL_BYTES / 1024} KiB`);
+      text = buffer.toString('utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // a folder that is not a skill
+      result.errors.push(`${file}: ${(error as Error).message}`);
+      continue;
+    }
+    try {
+      const skill = parseSkill(text, entry.name, file);
+      if (seen.has(skill.name)) throw new Error(`another skill is already named "${skill.name}"`);
+      seen.add(skill.name);
+      result.skills.push(skill);
+    } catch (error) {
+      result.errors.push(`${file}: ${(error as Error).message}`);
+    }
+  }
+  return result;
+}

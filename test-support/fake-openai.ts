@@ -1,0 +1,133 @@
+/**
+ * A real HTTP server on 127.0.0.1 port 0 that speaks the OpenAI-compatible chat-completions API
+ * (`POST /v1/chat/completions`, streamed as server-sent events), answering from a script the test
+ * queues: text and reasoning deltas, tool calls whose arguments arrive in pieces, usage, error
+ * statuses, pauses (for Stop) and a connection cut mid-stream. It keeps every request body, so a
+ * test can assert on what agentbar sent the model.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+export type FakeStep =
+  | { text: string }
+  | { reasoning: string }
+  /** A tool call; `args` is the JSON arguments text, sent in these pieces. */
+  | { toolCall: { id: string; name: string; args: string[] } }
+  | { delayMs: number }
+  /** Drops the connection here, without finishing the stream. */
+  | { cut: true };
+
+export interface FakeReply {
+  /** An error status instead of a stream, with `error` as the OpenAI-style error body. */
+  status?: number;
+  error?: { message: string; type?: string; code?: string };
+  steps?: FakeStep[];
+  /** Default: `tool_calls` when a step is a tool call, else `stop`. */
+  finish?: 'stop' | 'tool_calls' | 'length';
+  usage?: { prompt_tokens: number; completion_tokens: number };
+}
+
+export interface FakeRequest {
+  body: {
+    model: string;
+    messages: { role: string; content: unknown; tool_calls?: unknown[]; tool_call_id?: string }[];
+    tools?: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
+    stream?: boolean;
+  };
+  headers: IncomingMessage['headers'];
+}
+
+/** When each text step's bytes were written (performance.now()), for latency measurements. */
+export type SentLog = number[];
+
+export class FakeOpenAi {
+  readonly requests: FakeRequest[] = [];
+  readonly sent: SentLog = [];
+  private readonly replies: FakeReply[] = [];
+  private readonly sockets = new Set<Socket>();
+  private server: Server | null = null;
+  /** `http://127.0.0.1:PORT/v1` */
+  baseUrl = '';
+
+  /** Queues replies for the next requests, in order; with none queued the answer is "ok". */
+  queue(...replies: FakeReply[]): this {
+    this.replies.push(...replies);
+    return this;
+  }
+
+  /** The system prompt of request `i` (its first system message). */
+  systemOf(i: number): string {
+    const m = this.requests[i]?.body.messages.find((x) => x.role === 'system');
+    return typeof m?.content === 'string' ? m.content : JSON.stringify(m?.content ?? '');
+  }
+
+  static async start(): Promise<FakeOpenAi> {
+    const fake = new FakeOpenAi();
+    const server = createServer((req, res) => void fake.handle(req, res));
+    server.on('connection', (socket) => {
+      fake.sockets.add(socket);
+      socket.on('close', () => fake.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    fake.server = server;
+    fake.baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1`;
+    return fake;
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { message: 'Not found' } }));
+      return;
+    }
+    let body: FakeRequest['body'];
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      res.writeHead(400).end('bad json');
+      return;
+    }
+    this.requests.push({ body, headers: req.headers });
+    const reply = this.replies.shift() ?? { steps: [{ text: 'ok' }] };
+    if (reply.status) {
+      res.writeHead(reply.status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { message: 'error', type: 'error', ...reply.error } }));
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    const id = `chatcmpl-${this.requests.length}`;
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+    res.write(chunk({ role: 'assistant', content: '' }));
+    let toolIndex = 0;
+    let sawTool = false;
+    for (const step of reply.steps ?? []) {
+      if (res.destroyed) return;
+      if ('delayMs' in step) await new Promise((r) => setTimeout(r, step.delayMs));
+      else if ('cut' in step) {
+        res.socket?.destroy();
+        return;
+      } else if ('text' in step) {
+        res.write(chunk({ content: step.text }));
+        this.sent.push(performance.now());
+      } else if ('reasoning' in step) res.write(chunk({ reasoning_content: step.reasoning }));
+      else {
+        sawTool = true;
+        const index = toolIndex++;
+        const [first = '', ...rest] = step.toolCall.args;
+        res.write(chunk({ tool_calls: [{ index, id: step.toolCall.id, type: 'function', function: { name: step.toolCall.name, arguments: first } }] }));
+        for (const piece of rest) res.write(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+      }
+    }
+    if (res.destroyed) return;
+    const usage = reply.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
+    res.write(chunk({}, reply.finish ?? (sawTool ? 'tool_calls' : 'stop'), { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }));
+    res.end('data: [DONE]\n\n');
+  }
+}
