@@ -18,6 +18,8 @@ export interface DemoServerOptions {
   paceMs?: number;
   /** Default: a new temp dir, removed by `dispose()`. */
   dataDir?: string;
+  /** More `agentbar serve` flags, e.g. `['--model', 'm', '--base-url', url]`; kept on restart. */
+  args?: string[];
 }
 
 /** One running (or stopped) demo server; `restart()` brings it back on the same address. */
@@ -41,6 +43,7 @@ export class DemoServer {
     readonly dataDir: string,
     readonly paceMs: number,
     private readonly ownsDataDir: boolean,
+    private readonly extraArgs: string[] = [],
   ) {}
 
   /**
@@ -50,7 +53,7 @@ export class DemoServer {
    */
   static async start(options: DemoServerOptions = {}): Promise<DemoServer> {
     const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'agentbar-e2e-')));
-    const server = new DemoServer(dataDir, options.paceMs ?? 5, !options.dataDir);
+    const server = new DemoServer(dataDir, options.paceMs ?? 5, !options.dataDir, options.args ?? []);
     try {
       await server.launch(['--port', '0']);
     } catch (error) {
@@ -98,7 +101,7 @@ export class DemoServer {
 
   private async launch(args: string[]): Promise<void> {
     this.lastExit = null;
-    const proc = await spawnServer(this.dataDir, { args, env: { AGENTBAR_DEMO_PACE_MS: String(this.paceMs) } });
+    const proc = await spawnServer(this.dataDir, { args: [...args, ...this.extraArgs], env: { AGENTBAR_DEMO_PACE_MS: String(this.paceMs) } });
     this.proc = proc;
     this.httpUrl = proc.httpUrl;
     this.wsUrl = proc.url;

@@ -24,7 +24,40 @@ describe('parseServeArgs defaults', () => {
       allowOrigins: [],
       token: undefined,
       unsafeExpose: false,
+      model: null,
     });
+  });
+});
+
+describe('parseServeArgs: a model agent', () => {
+  it('takes a model and its endpoint, with the defaults a user expects', () => {
+    expect(parseServeArgs(['--model', 'llama3.2:3b', '--base-url', 'http://127.0.0.1:11434/v1/']).model).toEqual({
+      name: 'llama3.2:3b',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKeyEnv: 'OPENAI_API_KEY',
+      agentId: 'model/llama3.2-3b',
+      system: undefined,
+      skillsDir: undefined,
+      reloadSkillsEachTask: false,
+    });
+  });
+
+  it('takes every model option', () => {
+    const args = parseServeArgs(['--model=gpt-4o-mini', '--base-url=https://api.openai.com/v1', '--api-key-env', 'MY_KEY', '--agent-id', 'acme/helper', '--system', 'Be brief.', '--skills-dir', '/tmp/skills', '--reload-skills-each-task']);
+    expect(args.model).toEqual({ name: 'gpt-4o-mini', baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'MY_KEY', agentId: 'acme/helper', system: 'Be brief.', skillsDir: '/tmp/skills', reloadSkillsEachTask: true });
+  });
+
+  it.each([
+    [['--model', 'm'], /--model needs --base-url/],
+    [['--base-url', 'http://x/v1'], /--base-url needs --model/],
+    [['--skills-dir', 'x'], /--skills-dir needs --model/],
+    [['--model', 'm', '--base-url', 'ftp://x'], /--base-url needs an http\(s\) URL/],
+    [['--model', 'm', '--base-url', 'not a url'], /--base-url needs an http\(s\) URL/],
+    [['--model', 'm', '--base-url', 'http://x', '--api-key-env', 'sk-abcdefghijklmnop'], /the NAME of an environment variable \(not the key itself\), got sk-a…/],
+    [['--model', 'm', '--base-url', 'http://x', '--agent-id', 'bad id'], /--agent-id needs a path/],
+    [['--model', 'm', '--base-url', 'http://x', '--reload-skills-each-task=yes'], /takes no value/],
+  ])('refuses %j', (argv, message) => {
+    expect(usageError(argv).message).toMatch(message);
   });
 });
 
@@ -74,6 +107,7 @@ describe('parseServeArgs flags', () => {
       allowOrigins: ['https://x.example'],
       token: TOKEN,
       unsafeExpose: true,
+      model: null,
     });
   });
 

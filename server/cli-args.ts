@@ -9,6 +9,26 @@ export interface ServeArgs {
   allowOrigins: string[];
   token: string | undefined;
   unsafeExpose: boolean;
+  /** A model agent for an OpenAI-compatible endpoint; null without `--model`. */
+  model: ModelArgs | null;
+}
+
+export interface ModelArgs {
+  name: string;
+  baseUrl: string;
+  /** The environment variable holding the key (its value is never printed or written). */
+  apiKeyEnv: string;
+  /** Default `model/<name>`. */
+  agentId: string;
+  system: string | undefined;
+  /** Default DATA_DIR/skills. */
+  skillsDir: string | undefined;
+  reloadSkillsEachTask: boolean;
+}
+
+/** `model/llama3.2-3b` for `llama3.2:3b`: agent ids are paths of plain characters. */
+export function defaultModelAgentId(name: string): string {
+  return `model/${name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'model'}`;
 }
 
 export const USAGE = `Usage: agentbar serve [options]
@@ -24,7 +44,17 @@ Options:
   --allow-origin <url>  Also accept this browser origin (repeatable)
   --token <value>       Use this token instead of a new random one (at least 16 characters)
   --unsafe-expose       Allow a non-loopback --host (anyone who can reach it and learns the token can drive the agent)
-  -h, --help            Show this help`;
+  -h, --help            Show this help
+
+A model agent (any OpenAI-compatible endpoint: OpenAI, Ollama, LM Studio, vLLM, llama.cpp server),
+served beside the demo agents:
+  --model <name>             The model, e.g. llama3.2 or gpt-4o-mini
+  --base-url <url>           Its API, e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1
+  --api-key-env <VAR>        Read the key from this environment variable (default OPENAI_API_KEY; none is fine for local servers)
+  --agent-id <id>            The agent's id (default model/<name>)
+  --system <text>            Its personality: the start of its system prompt
+  --skills-dir <dir>         Skills: <dir>/<name>/SKILL.md (default DATA_DIR/skills)
+  --reload-skills-each-task  Read the skills again before every reply (for editing them live)`;
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -37,7 +67,9 @@ export class UsageError extends Error {
  * @example parseServeArgs(['serve', '--port', '0']) // { command: 'serve', port: 0, ... }
  */
 export function parseServeArgs(argv: readonly string[]): ServeArgs {
-  const args: ServeArgs = { command: 'serve', port: 4477, host: '127.0.0.1', dataDir: undefined, allowOrigins: [], token: undefined, unsafeExpose: false };
+  const args: ServeArgs = { command: 'serve', port: 4477, host: '127.0.0.1', dataDir: undefined, allowOrigins: [], token: undefined, unsafeExpose: false, model: null };
+  const model: Partial<ModelArgs> & { reloadSkillsEachTask: boolean } = { reloadSkillsEachTask: false };
+  const modelFlags: string[] = [];
   const rest = [...argv];
   if (rest[0] === 'serve') rest.shift();
   else if (rest[0] && !rest[0].startsWith('-')) throw new UsageError(`Unknown command: ${rest[0]}`);
@@ -90,6 +122,49 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
         noValue();
         args.unsafeExpose = true;
         break;
+      case '--model':
+        model.name = value();
+        break;
+      case '--base-url': {
+        const v = value();
+        let url: URL;
+        try {
+          url = new URL(v);
+        } catch {
+          throw new UsageError(`--base-url needs an http(s) URL such as http://127.0.0.1:11434/v1, got ${v}`);
+        }
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url needs an http(s) URL, got ${v}`);
+        model.baseUrl = v.replace(/\/+$/, '');
+        modelFlags.push(flag);
+        break;
+      }
+      case '--api-key-env': {
+        const v = value();
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) throw new UsageError(`--api-key-env takes the NAME of an environment variable (not the key itself), got ${v.length > 12 ? `${v.slice(0, 4)}…` : v}`);
+        model.apiKeyEnv = v;
+        modelFlags.push(flag);
+        break;
+      }
+      case '--agent-id': {
+        const v = value();
+        if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(v) || v.length > 128) throw new UsageError(`--agent-id needs a path such as acme/assistant, got ${v}`);
+        model.agentId = v;
+        modelFlags.push(flag);
+        break;
+      }
+      case '--system':
+        model.system = value();
+        modelFlags.push(flag);
+        break;
+      case '--skills-dir':
+        model.skillsDir = value();
+        modelFlags.push(flag);
+        break;
+      case '--reload-skills-each-task':
+        noValue();
+        model.reloadSkillsEachTask = true;
+        modelFlags.push(flag);
+        break;
       case '-h':
       case '--help':
         noValue();
@@ -98,6 +173,20 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
       default:
         throw new UsageError(`Unknown option: ${raw}`);
     }
+  }
+  if (model.name !== undefined) {
+    if (!model.baseUrl) throw new UsageError('--model needs --base-url: http://127.0.0.1:11434/v1 for Ollama, https://api.openai.com/v1 for OpenAI');
+    args.model = {
+      name: model.name,
+      baseUrl: model.baseUrl,
+      apiKeyEnv: model.apiKeyEnv ?? 'OPENAI_API_KEY',
+      agentId: model.agentId ?? defaultModelAgentId(model.name),
+      system: model.system,
+      skillsDir: model.skillsDir,
+      reloadSkillsEachTask: model.reloadSkillsEachTask,
+    };
+  } else if (modelFlags.length) {
+    throw new UsageError(`${modelFlags[0]} needs --model`);
   }
   return args;
 }

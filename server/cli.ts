@@ -4,7 +4,9 @@
  */
 import { createDemoAgents } from './demo-agents.ts';
 import { parseServeArgs, UsageError, USAGE } from './cli-args.ts';
-import { startServer } from './server.ts';
+import path from 'node:path';
+import type { AgentDefinition } from './agent.ts';
+import { defaultDataDir, startServer } from './server.ts';
 
 export async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'chat') {
@@ -31,10 +33,18 @@ export async function main(argv: string[]): Promise<void> {
   }
   if (args.unsafeExpose) console.error('[agentbar] WARNING: --unsafe-expose: listening beyond loopback. Anyone who can reach this address and learns the token can drive the agent.');
   let server;
+  // AGENTBAR_DEMO_PACE_MS lets tests and demos stream the demo replies faster or slower.
+  const agents: AgentDefinition[] = createDemoAgents(process.env.AGENTBAR_DEMO_PACE_MS ? { paceMs: Number(process.env.AGENTBAR_DEMO_PACE_MS) } : {});
+  let modelLine = '';
+  if (args.model) {
+    const { createModelAgentFromArgs } = await import('./model-agent/from-args.ts');
+    const made = createModelAgentFromArgs(args.model, path.resolve(args.dataDir ?? defaultDataDir()));
+    agents.unshift(made.agent);
+    modelLine = `\n  Model agent:     ${made.summary}`;
+  }
   try {
     server = await startServer({
-      // AGENTBAR_DEMO_PACE_MS lets tests and demos stream the demo replies faster or slower.
-      agents: createDemoAgents(process.env.AGENTBAR_DEMO_PACE_MS ? { paceMs: Number(process.env.AGENTBAR_DEMO_PACE_MS) } : {}),
+      agents,
       port: args.port,
       host: args.host,
       dataDir: args.dataDir,
@@ -53,7 +63,7 @@ export async function main(argv: string[]): Promise<void> {
                    (opens once, within 5 minutes; \`agentbar sign-in\` prints a new one)
   WebSocket:       ${server.url}
   Connection file: ${server.connectionFile}
-  Data:            ${server.dataDir}
+  Data:            ${server.dataDir}${modelLine}
 Press Ctrl+C to stop.`);
   let stopping = false;
   const stop = (signal: string) => {

@@ -89,6 +89,13 @@ export function selectComposerAgent(s: ToolbarState): string | null {
   return defaultAgent(state, chatId);
 }
 
+/** The composer agent's active skill, shown in the header; null when it has none. */
+export function selectActiveSkill(s: ToolbarState): { agent: string; skill: string } | null {
+  const agent = selectComposerAgent(s);
+  const skill = agent ? s.sync.state?.agents.find((a) => a.id === agent)?.activeSkill : null;
+  return agent && skill ? { agent, skill } : null;
+}
+
 /** Why sending is impossible right now, or null when it is possible. */
 export function selectSendBlocker(s: ToolbarState): string | null {
   const kind = connectionKind(s.sync.status);

@@ -124,6 +124,7 @@ export const TOOLBAR_CSS = /* css */ `
   background: linear-gradient(135deg, var(--accent), #b58cff);
   display: grid; place-items: center; color: #0b0d14;
 }
+.ab-skill { font-size: 11.5px; color: var(--accent); border: 1px solid var(--accent); border-radius: 999px; padding: 1px 8px; margin-left: 6px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 40%; }
 .ab-status { display: inline-flex; align-items: center; gap: 6px; color: var(--muted); font-size: 12px; margin-left: 4px; }
 .ab-dot { width: 8px; height: 8px; border-radius: 50%; background: var(--muted); flex: none; }
 .ab-dot.ab-connected { background: var(--ok); box-shadow: 0 0 0 3px rgba(74, 222, 128, 0.15); }

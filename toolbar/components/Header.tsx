@@ -1,10 +1,12 @@
 import { useServices, useToolbar } from '../context.ts';
+import { selectActiveSkill } from '../selectors.ts';
 import { ConnectionStatus } from './ConnectionStatus.tsx';
 import { MinimizeIcon, PlusIcon, SparkIcon } from './icons.tsx';
 
 export function Header({ onClose }: { onClose(): void }) {
   const { actions } = useServices();
   const connected = useToolbar((s) => s.sync.status === 'connected' && s.sync.state !== null);
+  const skill = useToolbar(selectActiveSkill, (a, b) => a?.agent === b?.agent && a?.skill === b?.skill);
   return (
     <div class="ab-header">
       <span class="ab-brand">
@@ -14,6 +16,11 @@ export function Header({ onClose }: { onClose(): void }) {
         agentbar
       </span>
       <ConnectionStatus />
+      {skill && (
+        <span class="ab-skill" role="status" title={`${skill.agent} works with its ${skill.skill} skill on`}>
+          Skill: {skill.skill}
+        </span>
+      )}
       <span class="ab-spacer" />
       {/* A named group, so tests can tell this "New chat" from a chat titled "New chat". */}
       <div class="ab-actions" role="group" aria-label="Actions">

@@ -1,0 +1,74 @@
+/**
+ * `agentbar serve --model NAME --base-url URL` as a user runs it: the real CLI in a child process,
+ * a real local chat-completions server, a wire client. The key stays in the environment.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentInfo } from '../../shared/schemas.ts';
+import { FakeOpenAi } from '../../test-support/fake-openai.ts';
+import { isProcessAlive, killSpawnedServers, spawnServer } from '../../test-support/spawn-server.ts';
+import { TestClient, userMessage } from '../../test-support/test-client.ts';
+import { textOf, useHarness, waitUntil } from '../../test-support/test-server.ts';
+
+const h = useHarness();
+const KEY = 'sk-secret-value-0123456789';
+let fake: FakeOpenAi | null = null;
+const clients: TestClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.terminate()));
+  for (const pid of await killSpawnedServers()) expect(isProcessAlive(pid)).toBe(false);
+  await fake?.close();
+  fake = null;
+});
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(full)));
+    else out.push(full);
+  }
+  return out;
+}
+
+describe('agentbar serve --model', () => {
+  it('serves a model agent beside the demo agents, listed by GET /agents, and never shows the key', async () => {
+    fake = await FakeOpenAi.start();
+    fake.queue({ steps: [{ text: 'Hello from ' }, { text: 'the model.' }] });
+    const dataDir = await h.tmpDir();
+    const server = await spawnServer(dataDir, {
+      args: ['--port', '0', '--model', 'fake-model:7b', '--base-url', fake.baseUrl, '--system', 'You are the CLI model.'],
+      env: { OPENAI_API_KEY: KEY },
+    });
+    const agents = (await (await fetch(`${server.httpUrl}/agents`, { headers: { Authorization: `Bearer ${server.token}` } })).json()) as AgentInfo[];
+    const model = agents.find((a) => a.id === 'model/fake-model-7b');
+    expect(model).toMatchObject({ implemented: true, description: `fake-model:7b at ${fake.baseUrl}` });
+    expect(model!.tools.map((t) => t.name)).toEqual(['activate_skill', 'deactivate_skill']);
+    expect(agents.map((a) => a.id)).toContain('demo/guide');
+
+    const client = await TestClient.connect(server);
+    clients.push(client);
+    const { chatId } = await client.ok('chat.create', { agent: 'model/fake-model-7b' });
+    await client.ok('message.send', userMessage(chatId, 'hi', { agent: 'model/fake-model-7b' }));
+    await waitUntil(() => client.state?.active?.messages.at(-1)?.role === 'assistant' && client.state.run === null, 'the reply', 10_000);
+    expect(textOf(client.state!.active!.messages.at(-1))).toBe('Hello from the model.');
+    expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(fake.systemOf(0)).toMatch(/^You are the CLI model\./);
+
+    await waitUntil(() => server.stdout.includes('Model agent:'), 'the banner');
+    expect(server.stdout).toContain(`model/fake-model-7b → fake-model:7b at ${fake.baseUrl} (key from $OPENAI_API_KEY`);
+    expect(server.stdout + server.stderr).not.toContain(KEY);
+    for (const file of await filesUnder(dataDir)) {
+      // A temp file may be renamed away while the walk reads: what it held is in its target.
+      const text = await readFile(file, 'utf8').catch(() => '');
+      expect(text, file).not.toContain(KEY);
+    }
+  });
+
+  it('explains a missing --base-url', async () => {
+    const dataDir = await h.tmpDir();
+    await expect(spawnServer(dataDir, { args: ['--port', '0', '--model', 'm'], readyTimeoutMs: 5_000 })).rejects.toThrow(/--model needs --base-url/);
+  });
+});
