@@ -23,6 +23,8 @@ export interface BenchConfig {
   /** Section 8: client counts, and the paced deltas streamed to each. */
   scalingClients: number[];
   scalingDeltas: number;
+  /** Section 9: tokens streamed by the local model server, 10 ms apart. */
+  modelTokens: number;
 }
 
 export const FULL: BenchConfig = {
@@ -42,6 +44,7 @@ export const FULL: BenchConfig = {
   streamTimeoutMs: 90_000,
   scalingClients: [1, 10, 50, 200],
   scalingDeltas: 400,
+  modelTokens: 500,
 };
 
 export const SMOKE: BenchConfig = {
@@ -61,4 +64,5 @@ export const SMOKE: BenchConfig = {
   streamTimeoutMs: 30_000,
   scalingClients: [1, 20],
   scalingDeltas: 60,
+  modelTokens: 60,
 };

@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (full, under 3 minutes on 2 cores) and `npm run bench -- --smoke` (CI, seconds):
  * prints one table per section on stdout and writes the figures as JSON to bench/results/.
- * Options: --smoke, --only=wire,peers,latency,throughput,resume,persistence,browser,scaling, --out=FILE.
+ * Options: --smoke, --only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model, --out=FILE.
  * Targets are printed beside the figures (PASS/MISS), never asserted: the exit code is 0 unless
  * a section could not run.
  */
@@ -18,12 +18,13 @@ import { computePeers, measureRevCost, peersSection } from './peers-section.ts';
 import { measurePersistenceSection, persistenceSection } from './persistence-section.ts';
 import { renderSection, type Section } from './report.ts';
 import { measureResume, resumeSection } from './resume-section.ts';
+import { measureModelLatency, modelSection } from './model-section.ts';
 import { measureScaling, scalingSection } from './scaling-section.ts';
 import { canPin } from './server-handle.ts';
 import { latencySection, runStreams, throughputSection, wireSection, type StreamRuns } from './stream-sections.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SECTION_KEYS = ['wire', 'peers', 'latency', 'throughput', 'resume', 'persistence', 'browser', 'scaling'] as const;
+const SECTION_KEYS = ['wire', 'peers', 'latency', 'throughput', 'resume', 'persistence', 'browser', 'scaling', 'model'] as const;
 type SectionKey = (typeof SECTION_KEYS)[number];
 const FALLBACK_TITLES: Record<SectionKey, string> = {
   wire: '1. Wire cost',
@@ -34,6 +35,7 @@ const FALLBACK_TITLES: Record<SectionKey, string> = {
   persistence: '6. Persistence and start',
   browser: '7. Browser',
   scaling: '8. Compression as clients add up',
+  model: '9. Model agent latency',
 };
 
 interface Args {
@@ -55,7 +57,7 @@ function parseArgs(argv: string[]): Args {
       only = new Set(keys as SectionKey[]);
     } else if (arg.startsWith('--out=')) out = path.resolve(arg.slice('--out='.length));
     else if (arg === '--help' || arg === '-h') {
-      console.log('Usage: npm run bench [-- --smoke] [--only=wire,peers,latency,throughput,resume,persistence,browser,scaling] [--out=FILE]');
+      console.log('Usage: npm run bench [-- --smoke] [--only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model] [--out=FILE]');
       process.exit(0);
     } else throw new Error(`Unknown option: ${arg} (try --help)`);
   }
@@ -161,6 +163,9 @@ async function main(): Promise<void> {
   });
   await attempt(['scaling'], async () => {
     sections.set('scaling', scalingSection(await measureScaling(config, progress), config));
+  });
+  await attempt(['model'], async () => {
+    sections.set('model', modelSection(await measureModelLatency(config, progress)));
   });
 
   meta.loadAverageAtEnd = os.loadavg();

@@ -37,12 +37,14 @@ export interface FakeRequest {
   headers: IncomingMessage['headers'];
 }
 
-/** When each text step's bytes were written (performance.now()), for latency measurements. */
+/** When each text step's bytes were written, for latency measurements. */
 export type SentLog = number[];
 
 export class FakeOpenAi {
   readonly requests: FakeRequest[] = [];
+  /** When each text step was written, on `now` (the bench passes its cross-process clock). */
   readonly sent: SentLog = [];
+  now: () => number = () => performance.now();
   private readonly replies: FakeReply[] = [];
   private readonly sockets = new Set<Socket>();
   private server: Server | null = null;
@@ -115,7 +117,7 @@ export class FakeOpenAi {
         return;
       } else if ('text' in step) {
         res.write(chunk({ content: step.text }));
-        this.sent.push(performance.now());
+        this.sent.push(this.now());
       } else if ('reasoning' in step) res.write(chunk({ reasoning_content: step.reasoning }));
       else {
         sawTool = true;
