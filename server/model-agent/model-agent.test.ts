@@ -254,6 +254,29 @@ describe('skills', () => {
     expect(logs.some((l) => l.includes(path.join(dir, 'broken', 'SKILL.md')) && l.includes('no front matter'))).toBe(true);
   });
 
+  it('keeps the active skill for the agent across a restart', async () => {
+    const dir = await skillsDir();
+    const dataDir = await h.tmpDir();
+    const fake = await FakeOpenAi.start();
+    fakes.push(fake);
+    fake.queue({ steps: [{ toolCall: { id: 'call_s', name: 'activate_skill', args: ['{"name":"review"}'] } }] }, { steps: [{ text: 'On.' }] });
+    const make = () => createModelAgent({ id: AGENT, description: 'A model', model: createOpenAICompatible({ name: 'fake', baseURL: fake.baseUrl })('m'), maxRetries: 0, skills: { dir }, log: () => {} });
+    const first = await h.start({ agents: [make()], dataDir });
+    const client = await h.connect(first);
+    const { chatId } = await client.ok('chat.create', { agent: AGENT });
+    await client.ok('message.send', userMessage(chatId, 'review', { agent: AGENT }));
+    await client.ok('tool.approve', { chatId, toolCallId: await pendingApproval(first), approved: true });
+    await waitUntil(() => first.store.state.run === null, 'the end of the run');
+    await client.terminate();
+    await first.close();
+
+    const second = await h.start({ agents: [make()], dataDir });
+    expect(second.store.state.agents.find((a) => a.id === AGENT)!.activeSkill).toBe('review');
+    const again = await h.connect(second);
+    await ask(second, again, chatId, 'and now?');
+    expect(fake.systemOf(2)).toContain('Active skill: review');
+  });
+
   it('keeps the skill off when the user rejects it', async () => {
     const dir = await skillsDir();
     const { fake, server, client, chatId } = await setup({
