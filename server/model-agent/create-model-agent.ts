@@ -146,7 +146,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
       inputSchema: jsonSchema({ type: 'object', properties: { name: names.length ? { type: 'string', enum: names } : { type: 'string' } }, required: ['name'], additionalProperties: false }),
     });
     approval.set(SKILL_TOOLS.activate, { runtime: 'cli', requiresApproval: true });
-    set[SKILL_TOOLS.deactivate] = tool({ description: skillTools[1]!.description!, inputSchema: jsonSchema(EMPTY_SCHEMA) });
+    set[SKILL_TOOLS.deactivate] = tool({ description: skillTools[1]!.description!, inputSchema: jsonSchema(EMPTY_SCHEMA as never) });
     approval.set(SKILL_TOOLS.deactivate, { runtime: 'cli', requiresApproval: false });
     for (const t of ownTools) {
       if (!allowed(t.name)) continue;
