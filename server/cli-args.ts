@@ -32,8 +32,11 @@ export function defaultModelAgentId(name: string): string {
 }
 
 export const USAGE = `Usage: agentbar serve [options]
-       agentbar chat [--data-dir <dir>]      (chat with the running server from this terminal)
-       agentbar sign-in [--data-dir <dir>]   (print a new one-time address for the demo page)
+       agentbar agents [--json]                        (list the agents)
+       agentbar chat -a <agent> [-m <message>] [--session <name>] [--new] [--yes]
+       agentbar sessions [--delete <name>] [--json]    (list or delete chats)
+       agentbar sign-in                                (print a new one-time address for the demo page)
+       (each takes --data-dir <dir> and --help)
 
 Starts the agent server with the demo agents and prints a one-time sign-in address for the demo page.
 

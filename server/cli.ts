@@ -2,20 +2,42 @@
  * `agentbar serve`: the demo agents on one port, until SIGINT / SIGTERM, which flush the chats,
  * remove the connection file and exit 0.
  */
-import { createDemoAgents } from './demo-agents.ts';
 import { parseServeArgs, UsageError, USAGE } from './cli-args.ts';
 import path from 'node:path';
 import type { AgentDefinition } from './agent.ts';
 import { defaultDataDir, startServer } from './server.ts';
 
-export async function main(argv: string[]): Promise<void> {
-  if (argv[0] === 'chat') {
-    const { runTerminalChat } = await import('./terminal/run-terminal-chat.ts');
-    process.exit(await runTerminalChat(argv.slice(1)));
+/** Runs `agentbar chat | agents | sessions | sign-in`; usage mistakes exit 2, refusals 1. */
+async function runSubcommand(sub: string, argv: string[]): Promise<number> {
+  const { CliError } = await import('./cli/chat-turn.ts');
+  const usage: Record<string, () => Promise<string>> = {
+    chat: async () => (await import('./cli/chat-command.ts')).CHAT_USAGE,
+    agents: async () => (await import('./cli/agents-command.ts')).AGENTS_USAGE,
+    sessions: async () => (await import('./cli/sessions-command.ts')).SESSIONS_USAGE,
+    'sign-in': async () => (await import('./sign-in-command.ts')).SIGN_IN_USAGE,
+  };
+  try {
+    if (sub === 'chat') return await (await import('./cli/chat-command.ts')).runChat(argv);
+    if (sub === 'agents') return await (await import('./cli/agents-command.ts')).runAgents(argv);
+    if (sub === 'sessions') return await (await import('./cli/sessions-command.ts')).runSessions(argv);
+    return await (await import('./sign-in-command.ts')).runSignIn(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`agentbar ${sub}: ${error.message}\n\n${await usage[sub]!()}`);
+      return 2;
+    }
+    if (error instanceof CliError) {
+      console.error(error.message.startsWith('Error:') ? error.message : `agentbar ${sub}: ${error.message}`);
+      return error.exitCode;
+    }
+    throw error;
   }
-  if (argv[0] === 'sign-in') {
-    const { runSignIn } = await import('./sign-in-command.ts');
-    process.exit(await runSignIn(argv.slice(1)));
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const sub = argv[0];
+  if (sub === 'chat' || sub === 'agents' || sub === 'sessions' || sub === 'sign-in') {
+    process.exit(await runSubcommand(sub, argv.slice(1)));
   }
   let args;
   try {
@@ -33,15 +55,10 @@ export async function main(argv: string[]): Promise<void> {
   }
   if (args.unsafeExpose) console.error('[agentbar] WARNING: --unsafe-expose: listening beyond loopback. Anyone who can reach this address and learns the token can drive the agent.');
   let server;
-  // AGENTBAR_DEMO_PACE_MS lets tests and demos stream the demo replies faster or slower.
-  const agents: AgentDefinition[] = createDemoAgents(process.env.AGENTBAR_DEMO_PACE_MS ? { paceMs: Number(process.env.AGENTBAR_DEMO_PACE_MS) } : {});
-  let modelLine = '';
-  if (args.model) {
-    const { createModelAgentFromArgs } = await import('./model-agent/from-args.ts');
-    const made = createModelAgentFromArgs(args.model, path.resolve(args.dataDir ?? defaultDataDir()));
-    agents.unshift(made.agent);
-    modelLine = `\n  Model agent:     ${made.summary}`;
-  }
+  const { buildAgents } = await import('./cli/build-agents.ts');
+  const built = await buildAgents(args.model, path.resolve(args.dataDir ?? defaultDataDir()));
+  const agents: AgentDefinition[] = built.agents;
+  const modelLine = built.modelSummary ? `\n  Model agent:     ${built.modelSummary}` : '';
   try {
     server = await startServer({
       agents,

@@ -28,6 +28,7 @@ import { handleRequest, type RequestContext } from './requests.ts';
 import { RunManager } from './runs.ts';
 import { checkAccess } from './security.ts';
 import { createSignInLinks } from './sign-in-links.ts';
+import { DataDirBusyError, lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { connectionsCheckingInterval, DEFAULT_SOCKET_LIMITS, guardSockets, type SocketLimits } from './socket-guard.ts';
 import { statePath } from './state-paths.ts';
 import { StateStore } from './state-store.ts';
@@ -123,25 +124,16 @@ function connectHost(host: string): string {
   return formatHost(host === 'localhost' || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host);
 }
 
-/**
- * Two servers on one data directory would overwrite each other's chats: refuse to start while the
- * process named in `server.json` is alive (a file left by a crash names a dead pid).
- */
-async function refuseSharedDataDir(dataDir: string): Promise<void> {
-  let other: { pid?: unknown; http?: unknown };
+/** The refusal, with the other server's address when its connection file names it. */
+async function describeBusy(error: DataDirBusyError): Promise<string> {
+  let http = '';
   try {
-    other = JSON.parse(await readFile(path.join(dataDir, 'server.json'), 'utf8'));
+    const other = JSON.parse(await readFile(path.join(error.dataDir, 'server.json'), 'utf8')) as { pid?: unknown; http?: unknown };
+    if (other.pid === error.pid && typeof other.http === 'string') http = `, ${other.http}`;
   } catch {
-    return;
+    // no connection file yet: the pid says enough
   }
-  const pid = typeof other.pid === 'number' ? other.pid : null;
-  if (pid === null || pid === process.pid) return;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return;
-  }
-  throw new Error(`Another agentbar server (pid ${pid}${typeof other.http === 'string' ? `, ${other.http}` : ''}) is using ${dataDir}; stop it or pass another --data-dir`);
+  return `Another agentbar server (pid ${error.pid}${http}) is using ${error.dataDir}; stop it or pass another --data-dir`;
 }
 
 interface AgentMeta {
@@ -168,7 +160,16 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
 
-  if (options.writeConnectionFile !== false) await refuseSharedDataDir(dataDir);
+  // Two servers on one data folder would overwrite each other's chats.
+  let lock: DataDirLock | null = null;
+  if (options.writeConnectionFile !== false) {
+    try {
+      lock = await lockDataDir(dataDir);
+    } catch (error) {
+      if (error instanceof DataDirBusyError) throw new Error(await describeBusy(error));
+      throw error;
+    }
+  }
 
   const registry = new AgentRegistry(options.agents);
   const repo =
@@ -321,6 +322,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
       });
       await repo.close();
       if (connectionFile) await rm(connectionFile, { force: true });
+      await lock?.release();
     })());
 
   const signInUrl = () => `${httpUrl}/sign-in/${signIn.issue().code}`;

@@ -1,54 +1,25 @@
 /**
- * `agentbar chat`: the terminal client. Finds the running server through its connection file.
+ * The interactive `agentbar chat -a AGENT` on a terminal: the live transcript of the active chat,
+ * messages to AGENT, and the slash commands (/help). The client is already connected and holds
+ * the state, so nothing typed is read or sent before the first snapshot.
  */
 import readline from 'node:readline';
-import WebSocket from 'ws';
-import { createSyncClient } from '../../shared/sync-client.ts';
-import { createWebSocketConnector } from '../../shared/transport.ts';
-import { readConnectionFile, type ConnectionInfo } from '../connection-file.ts';
-import { defaultDataDir } from '../server.ts';
+import type { SyncClient } from '../../shared/sync-client.ts';
 import { createTerminalChat, TERMINAL_HELP } from './terminal-chat.ts';
 
-export const CHAT_USAGE = `Usage: agentbar chat [--data-dir <dir>]
-
-Chats with the agent of the running agentbar server from this terminal. The server is found through
-DATA_DIR/server.json (default $AGENTBAR_DATA_DIR or ~/.agentbar).`;
-
-export async function runTerminalChat(argv: string[]): Promise<number> {
-  let dataDir = defaultDataDir();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--data-dir' && argv[i + 1]) dataDir = argv[++i]!;
-    else if (a.startsWith('--data-dir=')) dataDir = a.slice('--data-dir='.length);
-    else if (a === '-h' || a === '--help') {
-      console.log(CHAT_USAGE);
-      return 0;
-    } else {
-      console.error(`agentbar chat: unknown option ${a}\n\n${CHAT_USAGE}`);
-      return 2;
-    }
-  }
-  let connection: ConnectionInfo;
-  try {
-    connection = await readConnectionFile(dataDir);
-  } catch (error) {
-    console.error(`agentbar chat: ${(error as Error).message}`);
-    return 1;
-  }
-  const url = new URL(connection.url);
-  url.searchParams.set('token', connection.token);
-  const client = createSyncClient({ connect: createWebSocketConnector(url.toString(), WebSocket), client: { kind: 'cli', name: 'agentbar chat' } });
+/**
+ * @example const status = await runTerminalChatOn(client, { agent: 'demo/guide' });
+ */
+export function runTerminalChatOn(client: SyncClient, options: { agent: string }): Promise<number> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
   return new Promise<number>((resolve) => {
     const quit = () => {
       chat.dispose();
-      client.close();
       rl.close();
       resolve(0);
     };
-    const chat = createTerminalChat({ client, write: (s) => process.stdout.write(s), onQuit: quit });
-    process.stdout.write(`Connecting to ${connection.url}… (/help for commands)\n`);
-    client.start();
+    const chat = createTerminalChat({ client, write: (s) => process.stdout.write(s), onQuit: quit, agent: options.agent });
+    process.stdout.write(`Talking to ${options.agent}. /help for commands, Ctrl+D to leave.\n`);
     rl.on('line', (line) => void chat.handleLine(line));
     rl.on('close', quit);
   });

@@ -34,11 +34,11 @@ function pendingApproval(client: SyncClient): ToolCallPart | undefined {
  * const chat = createTerminalChat({ client, write: (s) => process.stdout.write(s) });
  * readline.on('line', (line) => chat.handleLine(line));
  */
-export function createTerminalChat(options: { client: SyncClient; write: (text: string) => void; onQuit?: () => void; connectWaitMs?: number }) {
+export function createTerminalChat(options: { client: SyncClient; write: (text: string) => void; onQuit?: () => void; connectWaitMs?: number; agent?: string }) {
   const printer = createTranscriptPrinter(options.write);
   const { client } = options;
   const write = (text: string) => printer.note(text);
-  let agent: string | undefined;
+  let agent: string | undefined = options.agent;
   let lastStatus = '';
   let counter = 0;
 

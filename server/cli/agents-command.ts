@@ -1,0 +1,42 @@
+/**
+ * `agentbar agents [--json]`: every agent of the server, with its tools, workflows and active skill.
+ */
+import type { AgentInfo } from '../../shared/schemas.ts';
+import { attachOrEmbed } from './attach.ts';
+import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
+
+export const AGENTS_USAGE = `Usage: agentbar agents [--json] [--data-dir <dir>]
+
+Lists the agents of the agent server: id, description, whether it is implemented, its tools (with
+their type: deterministic or decision), its workflows and its active skill.
+  --json                Print the list as JSON (the AgentInfo objects of GET /agents)
+${COMMON_HELP}`;
+
+/** The human listing. */
+export function formatAgents(agents: readonly AgentInfo[]): string {
+  return agents
+    .map((a) => {
+      const lines = [`${a.id}${a.implemented ? '' : '  (not implemented)'}`, `  ${a.description}`];
+      if (a.tools.length) lines.push(`  tools: ${a.tools.map((t) => `${t.name} (${t.type})`).join(', ')}`);
+      if (a.workflows.length) lines.push(`  workflows: ${a.workflows.join(', ')}`);
+      if (a.activeSkill) lines.push(`  active skill: ${a.activeSkill}`);
+      return lines.join('\n');
+    })
+    .join('\n\n');
+}
+
+export async function runAgents(argv: string[]): Promise<number> {
+  const { values, common } = parseCommandArgs(argv, { json: { type: 'boolean' } });
+  if (common.help) {
+    console.log(AGENTS_USAGE);
+    return 0;
+  }
+  const session = await attachOrEmbed({ dataDir: common.dataDir, model: common.model, name: 'agentbar agents' });
+  try {
+    const agents = session.client.getSnapshot().state!.agents;
+    console.log(values.json ? JSON.stringify(agents, null, 2) : formatAgents(agents));
+    return 0;
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * How `agents`, `chat` and `sessions` reach a server: the running one named by the connection file
+ * (when its process answers), or else one started inside this process on the same data folder, with
+ * the same agents as `agentbar serve`, stopped when the command ends.
+ */
+import WebSocket from 'ws';
+import { createSyncClient, type SyncClient } from '../../shared/sync-client.ts';
+import { createWebSocketConnector } from '../../shared/transport.ts';
+import type { ModelArgs } from '../cli-args.ts';
+import { readConnectionFile, type ConnectionInfo } from '../connection-file.ts';
+import { startServer, type AgentbarServer } from '../server.ts';
+import { buildAgents } from './build-agents.ts';
+
+export interface Attached {
+  client: SyncClient;
+  /** The server's data folder. */
+  dataDir: string;
+  /** True when the server runs inside this process. */
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 15_000;
+
+async function isServing(info: ConnectionInfo): Promise<boolean> {
+  try {
+    const res = await fetch(`${info.http}/health`, { signal: AbortSignal.timeout(2_000) });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once the client holds the state (after the first snapshot); rejects with why not. */
+export function waitForState(client: SyncClient, timeoutMs = READY_TIMEOUT_MS): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      unsubscribe();
+      const view = client.getSnapshot();
+      reject(new Error(`the server did not answer within ${timeoutMs / 1000} s${view.error ? ` (${view.error.message})` : ''}`));
+    }, timeoutMs);
+    const check = () => {
+      const view = client.getSnapshot();
+      if (view.state && view.status === 'connected') {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve();
+      } else if (view.status === 'closed') {
+        clearTimeout(timer);
+        unsubscribe();
+        reject(new Error(view.error?.message ?? 'the connection was refused'));
+      }
+    };
+    const unsubscribe = client.subscribe(check);
+    check();
+  });
+}
+
+/**
+ * @example const { client, close } = await attachOrEmbed({ dataDir, model: null, name: 'agentbar chat' });
+ */
+export async function attachOrEmbed(options: { dataDir: string; model: ModelArgs | null; name: string }): Promise<Attached> {
+  let info: ConnectionInfo | null = null;
+  try {
+    info = await readConnectionFile(options.dataDir);
+  } catch {
+    info = null;
+  }
+  let server: AgentbarServer | null = null;
+  if (!info || !(await isServing(info))) {
+    const { agents } = await buildAgents(options.model, options.dataDir);
+    // Quiet: this process's output is the conversation. Problems still reach stderr.
+    server = await startServer({ agents, dataDir: options.dataDir, port: 0, log: (level, message) => level !== 'info' && process.stderr.write(`[agentbar] ${message}\n`) });
+    info = { url: server.url, http: server.httpUrl, token: server.token };
+  }
+  const url = new URL(info.url);
+  url.searchParams.set('token', info.token);
+  const client = createSyncClient({ connect: createWebSocketConnector(url.toString(), WebSocket), client: { kind: 'cli', name: options.name } });
+  client.start();
+  const close = async () => {
+    client.close();
+    await server?.close();
+  };
+  try {
+    await waitForState(client);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { client, dataDir: server?.dataDir ?? options.dataDir, embedded: server !== null, close };
+}

@@ -1,0 +1,153 @@
+/**
+ * One task from the command line: find or create the named session, send the message, stream the
+ * reply's text as it arrives, answer approvals through `approve`, and report how it ended.
+ */
+import { RequestError, type SyncClient } from '../../shared/sync-client.ts';
+import type { AssistantMessage, ChatInfo, State, ToolCallPart } from '../../shared/schemas.ts';
+
+/** A mistake or refusal the user must read; `exitCode` is what the command exits with. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export interface TurnOutput {
+  /** The reply's text, as it streams (stdout). */
+  text(chunk: string): void;
+  /** Everything else: tool calls, notes (stderr, so a script's stdout is the reply alone). */
+  note(line: string): void;
+}
+
+export type Approver = (call: ToolCallPart) => Promise<{ approved: boolean; reason?: string }>;
+
+export interface TurnResult {
+  status: AssistantMessage['status'] | 'done';
+  /** The last reply message, null when the agent wrote nothing. */
+  messageId: string | null;
+  error: string | undefined;
+  ms: number;
+}
+
+function state(client: SyncClient): State {
+  const s = client.getSnapshot().state;
+  if (!s) throw new CliError('Not connected to the agent server');
+  return s;
+}
+
+/** The server's own words for a refused request. */
+export function reasonOf(error: unknown): string {
+  return error instanceof RequestError || error instanceof Error ? error.message : String(error);
+}
+
+/** Chats whose title or id is `name`. */
+export function findSessions(s: State, name: string): ChatInfo[] {
+  return Object.values(s.chats).filter((c) => c.id === name || c.title === name);
+}
+
+/** One chat for `name`, or a CliError listing the candidates. */
+export function findSession(s: State, name: string): ChatInfo | null {
+  const found = findSessions(s, name);
+  if (found.length > 1) {
+    throw new CliError(`Session "${name}" is ambiguous; use one of these ids:\n${found.map((c) => `  ${c.id}  ${c.title}  (${c.messageCount} messages)`).join('\n')}`);
+  }
+  return found[0] ?? null;
+}
+
+/**
+ * The chat called `name`, active: found, or created (with `fresh`, deleted first through the
+ * normal request, which its agent may refuse).
+ *
+ * @example const chatId = await openSession(client, 'default', { fresh: false, agent: 'demo/guide' });
+ */
+export async function openSession(client: SyncClient, name: string, options: { fresh: boolean; agent: string }): Promise<string> {
+  let chat = findSession(state(client), name);
+  try {
+    if (chat && options.fresh) {
+      await client.request('chat.delete', { chatId: chat.id });
+      chat = null;
+    }
+    if (!chat) return (await client.request('chat.create', { title: name, agent: options.agent })).chatId;
+    if (state(client).activeChatId !== chat.id) await client.request('chat.switch', { chatId: chat.id });
+    return chat.id;
+  } catch (error) {
+    const what = options.fresh && chat ? `Could not start session "${name}" afresh` : `Could not open session "${name}"`;
+    throw new CliError(`${what}: ${reasonOf(error)}`);
+  }
+}
+
+function describeCall(p: ToolCallPart): string {
+  const input = JSON.stringify(p.input);
+  return `${p.toolName}(${input.length > 120 ? `${input.slice(0, 119)}…` : input})`;
+}
+
+/**
+ * Sends `text` to `agent` in `chatId` and follows the reply until the run ends.
+ *
+ * @example const result = await runTurn(client, { chatId, agent, text: 'help', approve, out });
+ */
+export async function runTurn(client: SyncClient, options: { chatId: string; agent: string; text: string; approve: Approver; out: TurnOutput }): Promise<TurnResult> {
+  const { chatId, out } = options;
+  const started = Date.now();
+  let userMessageId: string;
+  try {
+    ({ messageId: userMessageId } = await client.request('message.send', {
+      chatId,
+      agent: options.agent,
+      content: [{ type: 'text', text: options.text }],
+      metadata: { source: 'cli', selectedElements: [] },
+    }));
+  } catch (error) {
+    throw new CliError(reasonOf(error));
+  }
+  const printed = new Map<string, number>();
+  const toolStates = new Map<string, string>();
+  let lastMessage: string | null = null;
+  return new Promise<TurnResult>((resolve) => {
+    const check = () => {
+      const s = client.getSnapshot().state;
+      const active = s?.active;
+      if (!s || !active || active.chatId !== chatId) return;
+      const at = active.messages.findIndex((m) => m.id === userMessageId);
+      if (at < 0) return;
+      let last: AssistantMessage | null = null;
+      for (const m of active.messages.slice(at + 1)) {
+        // An approval answer is recorded as a user message; the reply goes on after it.
+        if (m.role === 'user' && !m.content.every((p) => p.type === 'tool-approval-response')) break;
+        if (m.role !== 'assistant') continue;
+        if (lastMessage !== null && lastMessage !== m.id && !printed.has(`${m.id}`)) out.text('\n');
+        printed.set(m.id, 1);
+        lastMessage = m.id;
+        last = m;
+        m.content.forEach((p, k) => {
+          if (p.type === 'text') {
+            const key = `${m.id}/${k}`;
+            const done = printed.get(key) ?? 0;
+            if (p.text.length > done) {
+              out.text(p.text.slice(done));
+              printed.set(key, p.text.length);
+            }
+          } else if (p.type === 'tool-call' && toolStates.get(p.toolCallId) !== p.state) {
+            toolStates.set(p.toolCallId, p.state);
+            out.note(`[tool ${describeCall(p)}: ${p.state}]`);
+            if (p.state === 'awaiting-approval') {
+              void options.approve(p).then(
+                ({ approved, reason }) => client.request('tool.approve', { chatId, toolCallId: p.toolCallId, approved, ...(reason ? { reason } : {}) }),
+              ).catch((error: unknown) => out.note(`[could not answer the approval: ${reasonOf(error)}]`));
+            }
+          }
+        });
+      }
+      const running = s.run !== null && s.run.chatId === chatId;
+      if (running || (last && last.status === 'streaming')) return;
+      unsubscribe();
+      resolve({ status: last?.status ?? 'done', messageId: last?.id ?? null, error: last?.error, ms: Date.now() - started });
+    };
+    const unsubscribe = client.subscribe(check);
+    check();
+  });
+}

@@ -1,0 +1,166 @@
+/**
+ * `agentbar agents | chat | sessions` as a shell script runs them: the real process, pipes, exit
+ * codes and the exact texts, with no server running (the command starts its own) and with one.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentInfo } from '../../shared/schemas.ts';
+import { isProcessAlive, killSpawnedServers, spawnServer } from '../../test-support/spawn-server.ts';
+import { TestClient } from '../../test-support/test-client.ts';
+import { useHarness } from '../../test-support/test-server.ts';
+
+const h = useHarness();
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = path.join(ROOT, 'bin', 'agentbar.mjs');
+const children = new Set<ChildProcess>();
+
+afterEach(async () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  children.clear();
+  for (const pid of await killSpawnedServers()) expect(isProcessAlive(pid)).toBe(false);
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `agentbar ARGS` with `input` piped to its stdin (then closed). */
+function agentbar(args: string[], input = ''): Promise<Run> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, AGENTBAR_DEMO_PACE_MS: '0', AGENTBAR_DATA_DIR: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  child.stdin!.end(input);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  return new Promise((resolve) => child.on('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr }))));
+}
+
+describe('with no server running (the command starts its own)', () => {
+  it('agents lists every agent, with --json for scripts', async () => {
+    const dir = await h.tmpDir();
+    const human = await agentbar(['agents', '--data-dir', dir]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('demo/guide\n  Shows everything agentbar renders');
+    expect(human.stdout).toContain('demo/planner  (not implemented)');
+    expect(human.stdout).toMatch(/tools: .*choose_reply \(decision\)/);
+    const json = JSON.parse((await agentbar(['agents', '--json', '--data-dir', dir])).stdout) as AgentInfo[];
+    expect(json.map((a) => a.id)).toEqual(['demo/guide', 'demo/historian', 'demo/planner']);
+  });
+
+  it('chat -a -m streams one reply to stdout, prints a completion line and exits 0', async () => {
+    const dir = await h.tmpDir();
+    const run = await agentbar(['chat', '-a', 'demo/guide', '-m', 'help', '--data-dir', dir]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("I'm the **demo guide**.");
+    const line = /✓ done · (msg_[\w-]+) · [\d.]+ s · chat "default" · (.+\.jsonl)/.exec(run.stderr)!;
+    expect(line).not.toBeNull();
+    // The session is on disk, and holds the reply.
+    expect(await readFile(line[2]!, 'utf8')).toContain(line[1]!);
+  });
+
+  it('requires -a with the exact message and exit 2, and names refusals with exit 1', async () => {
+    const dir = await h.tmpDir();
+    const none = await agentbar(['chat', '-m', 'hi', '--data-dir', dir]);
+    expect(none.code).toBe(2);
+    expect(none.stderr.trim()).toBe('Error: Please specify an agent with -a (e.g., -a demo/guide)');
+    const unknown = await agentbar(['chat', '-a', 'nope/x', '-m', 'hi', '--data-dir', dir]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Unknown agent: nope/x');
+    const planner = await agentbar(['chat', '-a', 'demo/planner', '-m', 'hi', '--data-dir', dir]);
+    expect(planner.code).toBe(1);
+    expect(planner.stderr).toContain("Agent 'demo/planner' not implemented");
+    const typo = await agentbar(['chat', '-a', 'demo/guide', '--mesage', 'hi', '--data-dir', dir]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/Unknown option '--mesage'/);
+  });
+
+  it('exits 1 when the reply failed', async () => {
+    const dir = await h.tmpDir();
+    const run = await agentbar(['chat', '-a', 'demo/guide', '-m', 'fail', '--data-dir', dir]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/✗ failed: .+ · msg_/);
+  });
+
+  it('sends piped lines in order, each after the previous reply, and exits with the last status', async () => {
+    const dir = await h.tmpDir();
+    const run = await agentbar(['chat', '-a', 'demo/guide', '--session', 'piped', '--data-dir', dir], 'help\n\nthink\n');
+    expect(run.code).toBe(0);
+    expect(run.stdout.indexOf('demo guide')).toBeLessThan(run.stdout.indexOf('Done thinking'));
+    expect(run.stderr.match(/✓ done/g)).toHaveLength(2);
+    const failing = await agentbar(['chat', '-a', 'demo/guide', '--session', 'piped', '--data-dir', dir], 'help\nfail\n');
+    expect(failing.code).toBe(1);
+  });
+
+  it('refuses a tool call needing approval without a terminal', async () => {
+    const dir = await h.tmpDir();
+    const refused = await agentbar(['chat', '-a', 'demo/guide', '-m', 'read my selection', '--data-dir', dir]);
+    expect(refused.code).toBe(0);
+    expect(refused.stderr).toMatch(/Rejected get_selected_elements: no terminal to ask for approval \(pass --yes to approve tool calls\)/);
+    expect(refused.stdout).toContain('Understood, I will not read the page');
+  });
+
+  it('sessions lists chats, deletes one by name, and --new starts a session afresh', async () => {
+    const dir = await h.tmpDir();
+    await agentbar(['chat', '-a', 'demo/guide', '-m', 'help', '--session', 'work', '--data-dir', dir]);
+    await agentbar(['chat', '-a', 'demo/guide', '-m', 'help', '--session', 'work', '--data-dir', dir]);
+    const list = await agentbar(['sessions', '--json', '--data-dir', dir]);
+    const rows = JSON.parse(list.stdout) as { name: string; messages: number; agents: string[] }[];
+    expect(rows).toEqual([expect.objectContaining({ name: 'work', messages: 4, agents: ['demo/guide'] })]);
+    await agentbar(['chat', '-a', 'demo/guide', '-m', 'help', '--session', 'work', '--new', '--data-dir', dir]);
+    expect((JSON.parse((await agentbar(['sessions', '--json', '--data-dir', dir])).stdout) as { messages: number }[])[0]!.messages).toBe(2);
+    const deleted = await agentbar(['sessions', '--delete', 'work', '--data-dir', dir]);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout).toMatch(/Deleted "work"/);
+    expect((await agentbar(['sessions', '--data-dir', dir])).stdout).toMatch(/No sessions yet/);
+    const missing = await agentbar(['sessions', '--delete', 'work', '--data-dir', dir]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('No session named "work"');
+  }, 60_000);
+});
+
+describe('with a server running', () => {
+  it('attaches to it: the chat lands in the running server', async () => {
+    const dir = await h.tmpDir();
+    const server = await spawnServer(dir, { env: { AGENTBAR_DEMO_PACE_MS: '0' } });
+    const run = await agentbar(['chat', '-a', 'demo/guide', '-m', 'help', '--session', 'shared', '--data-dir', dir]);
+    expect(run.code).toBe(0);
+    const agents = await fetch(`${server.httpUrl}/agents`, { headers: { Authorization: `Bearer ${server.token}` } });
+    expect(agents.status).toBe(200);
+    const sessions = await agentbar(['sessions', '--json', '--data-dir', dir]);
+    expect((JSON.parse(sessions.stdout) as { name: string }[]).map((s) => s.name)).toEqual(['shared']);
+    // Still the same server: the command started none of its own.
+    expect(isProcessAlive(server.pid)).toBe(true);
+  });
+
+  it('--yes approves a tool call, which a connected toolbar then runs', async () => {
+    const dir = await h.tmpDir();
+    const server = await spawnServer(dir, { env: { AGENTBAR_DEMO_PACE_MS: '0' } });
+    const toolbar = await TestClient.connect(server, { kind: 'toolbar', tools: [{ name: 'get_selected_elements', description: 'Picked elements', inputSchema: { type: 'object' } }] });
+    toolbar.ws.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as { type: string; chatId: string; toolCallId: string };
+      if (frame.type === 'tool.run') toolbar.sendJson({ type: 'tool.result', id: 'r1', chatId: frame.chatId, toolCallId: frame.toolCallId, output: [] });
+    });
+    const run = await agentbar(['chat', '-a', 'demo/guide', '-m', 'read my selection', '--yes', '--data-dir', dir]);
+    await toolbar.terminate();
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/\[tool get_selected_elements\(\{\}\): done\]/);
+    expect(run.stdout).toContain('No elements are selected');
+  }, 30_000);
+
+  it('two servers started at the same moment on one folder: exactly one runs', async () => {
+    const dir = await h.tmpDir();
+    const [a, b] = await Promise.allSettled([spawnServer(dir, { readyTimeoutMs: 15_000 }), spawnServer(dir, { readyTimeoutMs: 15_000 })]);
+    const ok = [a, b].filter((r) => r.status === 'fulfilled');
+    const refused = [a, b].filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    expect(ok).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(String(refused[0]!.reason)).toMatch(/Another agentbar server \(pid \d+.*\) is using/);
+  }, 40_000);
+});

@@ -1,0 +1,63 @@
+/**
+ * Arguments of `agentbar agents | chat | sessions | sign-in`, with Node's `util.parseArgs`. Each
+ * command takes `--data-dir`, `-h/--help`, and the model flags of `serve` (used when no server is
+ * running and the command starts one of its own).
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { defaultModelAgentId, UsageError, type ModelArgs } from '../cli-args.ts';
+import { defaultDataDir } from '../server.ts';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+const COMMON: Options = {
+  'data-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  'agent-id': { type: 'string' },
+  system: { type: 'string' },
+  'skills-dir': { type: 'string' },
+  'reload-skills-each-task': { type: 'boolean' },
+};
+
+export const COMMON_HELP = `  --data-dir <dir>      Where chats live (default $AGENTBAR_DATA_DIR or ~/.agentbar)
+  -h, --help            Show this help
+With no server running on that folder, the command starts one of its own for as long as it runs,
+with the demo agents and, given the model flags of \`agentbar serve\` (--model, --base-url, …), a
+model agent.`;
+
+export interface CommonArgs {
+  dataDir: string;
+  help: boolean;
+  model: ModelArgs | null;
+}
+
+/**
+ * @example const { values, common } = parseCommandArgs(argv, { json: { type: 'boolean' } });
+ * @throws UsageError for an unknown option or a missing value.
+ */
+export function parseCommandArgs<T extends Options>(argv: string[], options: T): { values: Record<string, string | boolean | undefined>; common: CommonArgs } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals: false, strict: true });
+  } catch (error) {
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unexpected argument/, 'Unexpected argument');
+    throw new UsageError(message);
+  }
+  const v = parsed.values as Record<string, string | boolean | undefined>;
+  let model: ModelArgs | null = null;
+  if (typeof v.model === 'string') {
+    if (typeof v['base-url'] !== 'string') throw new UsageError('--model needs --base-url: http://127.0.0.1:11434/v1 for Ollama, https://api.openai.com/v1 for OpenAI');
+    model = {
+      name: v.model,
+      baseUrl: v['base-url'].replace(/\/+$/, ''),
+      apiKeyEnv: typeof v['api-key-env'] === 'string' ? v['api-key-env'] : 'OPENAI_API_KEY',
+      agentId: typeof v['agent-id'] === 'string' ? v['agent-id'] : defaultModelAgentId(v.model),
+      system: typeof v.system === 'string' ? v.system : undefined,
+      skillsDir: typeof v['skills-dir'] === 'string' ? v['skills-dir'] : undefined,
+      reloadSkillsEachTask: v['reload-skills-each-task'] === true,
+    };
+  }
+  return { values: v, common: { dataDir: typeof v['data-dir'] === 'string' ? v['data-dir'] : defaultDataDir(), help: v.help === true, model } };
+}

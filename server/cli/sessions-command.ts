@@ -1,0 +1,62 @@
+/**
+ * `agentbar sessions [--delete NAME] [--json]`: the chats, or deleting one (its agent may refuse).
+ */
+import type { State } from '../../shared/schemas.ts';
+import { attachOrEmbed } from './attach.ts';
+import { CliError, findSession, reasonOf } from './chat-turn.ts';
+import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
+
+export const SESSIONS_USAGE = `Usage: agentbar sessions [--delete <name>] [--json] [--data-dir <dir>]
+
+Lists the chats ("sessions"): name, the agents that answered in it, message count, last update.
+  --delete <name>       Delete the chat with this title or id (its agent may refuse: the reason is printed)
+  --json                Print the list as JSON
+${COMMON_HELP}`;
+
+interface SessionRow {
+  id: string;
+  name: string;
+  agents: string[];
+  messages: number;
+  updatedAt: string;
+}
+
+function listSessions(s: State): SessionRow[] {
+  return Object.values(s.chats)
+    .sort((a, b) => b.updatedAt - a.updatedAt)
+    .map((c) => {
+      // The agents that answered: known for the active chat's messages; else the chat's own agent.
+      const answered = s.active?.chatId === c.id ? [...new Set(s.active.messages.flatMap((m) => (m.role === 'assistant' ? [m.agent] : [])))] : c.agent ? [c.agent] : [];
+      return { id: c.id, name: c.title, agents: answered, messages: c.messageCount, updatedAt: new Date(c.updatedAt).toISOString() };
+    });
+}
+
+export async function runSessions(argv: string[]): Promise<number> {
+  const { values, common } = parseCommandArgs(argv, { delete: { type: 'string' }, json: { type: 'boolean' } });
+  if (common.help) {
+    console.log(SESSIONS_USAGE);
+    return 0;
+  }
+  const session = await attachOrEmbed({ dataDir: common.dataDir, model: common.model, name: 'agentbar sessions' });
+  try {
+    const { client } = session;
+    if (typeof values.delete === 'string') {
+      const chat = findSession(client.getSnapshot().state!, values.delete);
+      if (!chat) throw new CliError(`No session named "${values.delete}"`);
+      try {
+        await client.request('chat.delete', { chatId: chat.id });
+      } catch (error) {
+        throw new CliError(`Could not delete "${chat.title}": ${reasonOf(error)}`);
+      }
+      console.log(`Deleted "${chat.title}" (${chat.id})`);
+      return 0;
+    }
+    const rows = listSessions(client.getSnapshot().state!);
+    if (values.json) console.log(JSON.stringify(rows, null, 2));
+    else if (!rows.length) console.log('No sessions yet. Start one: agentbar chat -a <agent> -m "hello"');
+    else for (const r of rows) console.log(`${r.name}  ·  ${r.agents.join(', ') || 'no agent yet'}  ·  ${r.messages} messages  ·  ${r.updatedAt}  ·  ${r.id}`);
+    return 0;
+  } finally {
+    await session.close();
+  }
+}
