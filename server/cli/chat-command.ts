@@ -89,8 +89,13 @@ export async function runChat(argv: string[]): Promise<number> {
 
     if (typeof values.message === 'string') return (await turn(values.message)).status === 'done' ? 0 : 1;
     if (interactive) {
-      const { runTerminalChatOn } = await import('../terminal/run-terminal-chat.ts');
-      return await runTerminalChatOn(attached.client, { agent });
+      const { runInteractiveChat } = await import('./interactive-chat.ts');
+      return await runInteractiveChat({
+        client: attached.client,
+        agent,
+        describeWhere: (id) => `chat ${JSON.stringify(attached.client.getSnapshot().state?.chats[id]?.title ?? name)} · ${path.join(attached.dataDir, 'chats', `${id}.jsonl`)}`,
+        formatCompletion: completionLine,
+      });
     }
     // Piped input: each line in order, each after the previous reply ended.
     const rl = readline.createInterface({ input: process.stdin, terminal: false });

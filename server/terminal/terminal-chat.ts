@@ -34,7 +34,15 @@ function pendingApproval(client: SyncClient): ToolCallPart | undefined {
  * const chat = createTerminalChat({ client, write: (s) => process.stdout.write(s) });
  * readline.on('line', (line) => chat.handleLine(line));
  */
-export function createTerminalChat(options: { client: SyncClient; write: (text: string) => void; onQuit?: () => void; connectWaitMs?: number; agent?: string }) {
+export function createTerminalChat(options: {
+  client: SyncClient;
+  write: (text: string) => void;
+  onQuit?: () => void;
+  connectWaitMs?: number;
+  agent?: string;
+  /** False: print only what commands answer, not the live transcript (its owner prints replies). */
+  transcript?: boolean;
+}) {
   const printer = createTranscriptPrinter(options.write);
   const { client } = options;
   const write = (text: string) => printer.note(text);
@@ -48,9 +56,9 @@ export function createTerminalChat(options: { client: SyncClient; write: (text: 
       lastStatus = view.status;
       if (view.status !== 'connected') write(`(${view.status}${view.error ? `: ${view.error.message}` : ''})`);
     }
-    printer.update(view.state);
+    if (options.transcript !== false) printer.update(view.state);
   });
-  printer.update(client.getSnapshot().state);
+  if (options.transcript !== false) printer.update(client.getSnapshot().state);
 
   const chatList = () => {
     const state = client.getSnapshot().state;
@@ -172,6 +180,10 @@ export function createTerminalChat(options: { client: SyncClient; write: (text: 
       return queue;
     },
     dispose: unsubscribe,
+    /** The agent messages go to (`/agent` changes it). */
+    get agent(): string | undefined {
+      return agent;
+    },
   };
 
   async function runLine(line: string): Promise<void> {

@@ -1,0 +1,92 @@
+/**
+ * The interactive chat through a real pseudo-terminal (`script` from util-linux): the prompt,
+ * queued lines, the completion line, Ctrl+C during a run (exit 130) and at the prompt or Ctrl+D
+ * (exit 0). Skipped, with the reason, where `script` is missing.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useHarness } from '../../test-support/test-server.ts';
+
+const h = useHarness();
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = path.join(ROOT, 'bin', 'agentbar.mjs');
+const children = new Set<ChildProcess>();
+
+function hasScript(): boolean {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return process.platform === 'linux';
+  } catch {
+    return false;
+  }
+}
+
+afterEach(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  children.clear();
+});
+
+/** `agentbar chat …` on a pseudo-terminal; keystrokes go in, the screen comes out. */
+function onTerminal(args: string[], paceMs: number) {
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, AGENTBAR_DEMO_PACE_MS: String(paceMs), TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.add(child);
+  let screen = '';
+  child.stdout!.on('data', (d) => (screen += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return {
+    type: (keys: string) => child.stdin!.write(keys),
+    get screen() {
+      return screen;
+    },
+    /** Waits until the screen shows `text` `times` times. */
+    async waitFor(text: string, times = 1, timeoutMs = 20_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (screen.split(text).length - 1 < times) {
+        if (Date.now() > deadline) throw new Error(`never showed ${JSON.stringify(text)} ×${times}:\n${screen}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    exited,
+  };
+}
+
+describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
+  it('prompts, runs queued lines in order with a completion line each, and Ctrl+D leaves with 0', async () => {
+    const dir = await h.tmpDir();
+    const t = onTerminal(['chat', '-a', 'demo/guide', '--data-dir', dir], 10);
+    await t.waitFor('agent> ');
+    t.type('think\r');
+    await t.waitFor('Done thinking');
+    // Typed while the reply streams: queued, sent after it, shown when sent.
+    t.type('help\r');
+    await t.waitFor('✓ done', 2);
+    expect(t.screen.indexOf('Done thinking')).toBeLessThan(t.screen.indexOf("I'm the **demo guide**"));
+    expect(t.screen).toMatch(/✓ done · msg_[\w-]+ · [\d.]+ s · chat "default" · .*\.jsonl/);
+    await t.waitFor('agent> ', 3);
+    t.type('/chats\r');
+    await t.waitFor('1. default  (active)');
+    await t.waitFor('agent> ', 4);
+    t.type('\x04');
+    expect(await t.exited).toBe(0);
+  }, 40_000);
+
+  it('Ctrl+C during a run stops it and exits 130; at the prompt it exits 0', async () => {
+    const dir = await h.tmpDir();
+    const t = onTerminal(['chat', '-a', 'demo/guide', '--data-dir', dir], 30);
+    await t.waitFor('agent> ');
+    t.type('long\r');
+    await t.waitFor('Step 1');
+    t.type('\x03');
+    expect(await t.exited).toBe(130);
+    expect(t.screen).toContain('Stopping the agent');
+    expect(t.screen).toMatch(/■ stopped · msg_/);
+
+    const again = onTerminal(['chat', '-a', 'demo/guide', '--data-dir', dir], 30);
+    await again.waitFor('agent> ');
+    again.type('\x03');
+    expect(await again.exited).toBe(0);
+  }, 40_000);
+});

@@ -1,0 +1,118 @@
+/**
+ * The interactive `agentbar chat -a AGENT` on a terminal: an `agent> ` prompt; plain lines are
+ * messages, sent in order, one after the previous reply (lines typed during a run wait in a queue,
+ * never lost, and are not echoed into the streaming text); approvals are asked inline; after each
+ * task one completion line. Ctrl+C during a run stops it and exits 130; Ctrl+C at the prompt or
+ * Ctrl+D exits 0. The slash commands of the terminal chat (/help) work as before.
+ */
+import readline from 'node:readline';
+import { Writable } from 'node:stream';
+import type { SyncClient } from '../../shared/sync-client.ts';
+import type { ToolCallPart } from '../../shared/schemas.ts';
+import { createTerminalChat } from '../terminal/terminal-chat.ts';
+import { reasonOf, runTurn, type TurnResult } from './chat-turn.ts';
+
+export interface InteractiveOptions {
+  client: SyncClient;
+  agent: string;
+  /** The completion line's "where": the chat and its file. */
+  describeWhere: (chatId: string) => string;
+  formatCompletion: (result: TurnResult, where: string) => string;
+  input?: NodeJS.ReadableStream;
+  output?: NodeJS.WritableStream;
+}
+
+export function runInteractiveChat(options: InteractiveOptions): Promise<number> {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const { client } = options;
+  let muted = false;
+  // Readline echoes what is typed; during a run that would land inside the streamed reply.
+  const echo = new Writable({
+    write(chunk, _encoding, done) {
+      if (!muted) output.write(chunk);
+      done();
+    },
+  });
+  const rl = readline.createInterface({ input, output: echo, terminal: true, prompt: 'agent> ' });
+  const print = (text: string) => output.write(text);
+  const commands = createTerminalChat({ client, write: print, agent: options.agent, transcript: false, onQuit: () => rl.close() });
+  const queue: { line: string; typedDuringRun: boolean }[] = [];
+  let running = false;
+  let closing = false;
+  let answer: ((line: string) => void) | null = null;
+
+  return new Promise<number>((resolve) => {
+    const finish = (code: number) => {
+      commands.dispose();
+      rl.removeAllListeners('close');
+      rl.close();
+      resolve(code);
+    };
+
+    const approve = (call: ToolCallPart) =>
+      new Promise<{ approved: boolean; reason?: string }>((done) => {
+        muted = false;
+        print(`\nApprove ${call.toolName} ${JSON.stringify(call.input)}? [y = approve, Enter = reject, or type a reason to reject] `);
+        answer = (line) => {
+          answer = null;
+          muted = running;
+          const a = line.trim();
+          if (/^(y|yes)$/i.test(a)) done({ approved: true });
+          else done(a && !/^(n|no)$/i.test(a) ? { approved: false, reason: a } : { approved: false });
+        };
+      });
+
+    const pump = async () => {
+      if (running) return;
+      while (queue.length) {
+        const { line, typedDuringRun } = queue.shift()!;
+        // It was not echoed when typed (a reply was streaming): show what is sent now.
+        if (typedDuringRun) print(`agent> ${line}\n`);
+        running = true;
+        try {
+          if (line.startsWith('/')) {
+            await commands.handleLine(line);
+          } else {
+            const chatId = client.getSnapshot().state?.activeChatId ?? (await client.request('chat.create', {})).chatId;
+            muted = true;
+            const result = await runTurn(client, { chatId, agent: commands.agent ?? options.agent, text: line, approve, out: { text: print, note: (l) => print(`\n${l}\n`) } }).catch((error: unknown) => {
+              print(`! ${reasonOf(error)}\n`);
+              return null;
+            });
+            muted = false;
+            if (result) print(`\n${options.formatCompletion(result, options.describeWhere(chatId))}\n`);
+          }
+        } finally {
+          running = false;
+          muted = false;
+        }
+      }
+      if (closing) return finish(0);
+      rl.prompt(true);
+    };
+
+    rl.on('line', (line) => {
+      if (answer) return answer(line);
+      if (!line.trim()) {
+        if (!running) rl.prompt();
+        return;
+      }
+      queue.push({ line, typedDuringRun: running });
+      void pump();
+    });
+    rl.on('SIGINT', () => {
+      if (!running) return finish(0);
+      const target = client.getSnapshot().state?.run?.chatId;
+      print('\nStopping the agent… bye.\n');
+      const stop = target ? client.request('run.stop', { chatId: target }).catch(() => undefined) : Promise.resolve();
+      void stop.then(() => finish(130));
+    });
+    rl.on('close', () => {
+      closing = true;
+      if (!running && !queue.length) finish(0);
+    });
+    print(`Talking to ${options.agent}. Type a message; /help for commands; Ctrl+D to leave.\n`);
+    rl.prompt();
+  });
+}
