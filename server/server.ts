@@ -19,8 +19,8 @@ import type { AgentDefinition, AgentStateAccess } from './agent.ts';
 import { AgentRegistry } from './agent-registry.ts';
 import { ChatManager } from './chats.ts';
 import { ClientConnection, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection.ts';
+import { writeConnectionFile } from './connection-file.ts';
 import { createHttpApp } from './http-app.ts';
-import { writeFileAtomic } from './persistence/atomic-file.ts';
 import type { ChatRepository, LogFn } from './persistence/chat-repository.ts';
 import { createFileChatRepository } from './persistence/file-chat-repository.ts';
 import { createMemoryChatRepository } from './persistence/memory-chat-repository.ts';
@@ -301,9 +301,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
 
   let connectionFile: string | null = null;
   if (options.writeConnectionFile !== false) {
-    connectionFile = path.join(dataDir, 'server.json');
-    // Atomic and created 0600: a reader never sees half a file, and the token is never world-readable.
-    await writeFileAtomic(connectionFile, JSON.stringify({ url, http: httpUrl, token, pid: process.pid }, null, 2) + '\n');
+    connectionFile = await writeConnectionFile(dataDir, { url, http: httpUrl, token, pid: process.pid });
   }
 
   let closing: Promise<void> | null = null;

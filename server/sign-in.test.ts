@@ -54,7 +54,7 @@ describe('signing in to the demo page', () => {
     expect(fresh).not.toBe(address);
     expect(cli.stdout).not.toContain(server.token);
     expect((await fetch(fresh!, { redirect: 'manual' })).status).toBe(303);
-  });
+  }, 30_000);
 
   it('`agentbar sign-in` says clearly when no server runs', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'agentbar-sign-in-'));
@@ -62,5 +62,5 @@ describe('signing in to the demo page', () => {
     const cli = runCli(['sign-in', '--data-dir', dataDir]);
     expect((await cli.exited).code).toBe(1);
     expect(cli.stderr).toMatch(/no running server found .*server\.json.*agentbar serve/);
-  });
+  }, 30_000);
 });

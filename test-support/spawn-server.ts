@@ -4,9 +4,9 @@
  * and keeps every child it made so `killSpawnedServers()` can end them after each test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tryReadConnectionFile } from '../server/connection-file.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO_ROOT, 'bin', 'agentbar.mjs');
@@ -108,15 +108,6 @@ export function runCli(args: string[], options: SpawnOptions = {}): CliProcess {
   return proc;
 }
 
-async function readConnectionFile(dataDir: string): Promise<{ url: string; http: string; token: string; pid: number } | null> {
-  try {
-    return JSON.parse(await readFile(path.join(dataDir, 'server.json'), 'utf8'));
-  } catch {
-    // Missing, or caught half written.
-    return null;
-  }
-}
-
 /**
  * Starts `agentbar serve --port 0 --data-dir DATA_DIR` and resolves once the connection file names
  * this child's pid (a file left by a killed server names another). Rejects, with the child's
@@ -130,7 +121,7 @@ export async function spawnServer(dataDir: string, options: SpawnServerOptions =
   void proc.exited.then((e) => (exit = e));
   const deadline = Date.now() + (options.readyTimeoutMs ?? 20_000);
   for (;;) {
-    const file = await readConnectionFile(dataDir);
+    const file = await tryReadConnectionFile(dataDir);
     if (file && file.pid === proc.pid && typeof file.url === 'string' && typeof file.token === 'string') {
       return Object.assign(proc, { dataDir, url: file.url, httpUrl: file.http, token: file.token });
     }

@@ -52,7 +52,7 @@ describe('with no server running (the command starts its own)', () => {
     expect(human.stdout).toMatch(/tools: .*choose_reply \(decision\)/);
     const json = JSON.parse((await agentbar(['agents', '--json', '--data-dir', dir])).stdout) as AgentInfo[];
     expect(json.map((a) => a.id)).toEqual(['demo/guide', 'demo/historian', 'demo/planner']);
-  });
+  }, 30_000);
 
   it('chat -a -m streams one reply to stdout, prints a completion line and exits 0', async () => {
     const dir = await h.tmpDir();
@@ -63,7 +63,7 @@ describe('with no server running (the command starts its own)', () => {
     expect(line).not.toBeNull();
     // The session is on disk, and holds the reply.
     expect(await readFile(line[2]!, 'utf8')).toContain(line[1]!);
-  });
+  }, 30_000);
 
   it('requires -a with the exact message and exit 2, and names refusals with exit 1', async () => {
     const dir = await h.tmpDir();
@@ -79,14 +79,14 @@ describe('with no server running (the command starts its own)', () => {
     const typo = await agentbar(['chat', '-a', 'demo/guide', '--mesage', 'hi', '--data-dir', dir]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/Unknown option '--mesage'/);
-  });
+  }, 30_000);
 
   it('exits 1 when the reply failed', async () => {
     const dir = await h.tmpDir();
     const run = await agentbar(['chat', '-a', 'demo/guide', '-m', 'fail', '--data-dir', dir]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/✗ failed: .+ · msg_/);
-  });
+  }, 30_000);
 
   it('sends piped lines in order, each after the previous reply, and exits with the last status', async () => {
     const dir = await h.tmpDir();
@@ -96,7 +96,7 @@ describe('with no server running (the command starts its own)', () => {
     expect(run.stderr.match(/✓ done/g)).toHaveLength(2);
     const failing = await agentbar(['chat', '-a', 'demo/guide', '--session', 'piped', '--data-dir', dir], 'help\nfail\n');
     expect(failing.code).toBe(1);
-  });
+  }, 30_000);
 
   it('refuses a tool call needing approval without a terminal', async () => {
     const dir = await h.tmpDir();
@@ -104,7 +104,7 @@ describe('with no server running (the command starts its own)', () => {
     expect(refused.code).toBe(0);
     expect(refused.stderr).toMatch(/Rejected get_selected_elements: no terminal to ask for approval \(pass --yes to approve tool calls\)/);
     expect(refused.stdout).toContain('Understood, I will not read the page');
-  });
+  }, 30_000);
 
   it('sessions lists chats, deletes one by name, and --new starts a session afresh', async () => {
     const dir = await h.tmpDir();
@@ -137,7 +137,7 @@ describe('with a server running', () => {
     expect((JSON.parse(sessions.stdout) as { name: string }[]).map((s) => s.name)).toEqual(['shared']);
     // Still the same server: the command started none of its own.
     expect(isProcessAlive(server.pid)).toBe(true);
-  });
+  }, 30_000);
 
   it('--yes approves a tool call, which a connected toolbar then runs', async () => {
     const dir = await h.tmpDir();

@@ -65,10 +65,10 @@ describe('agentbar serve --model', () => {
       const text = await readFile(file, 'utf8').catch(() => '');
       expect(text, file).not.toContain(KEY);
     }
-  });
+  }, 30_000);
 
   it('explains a missing --base-url', async () => {
     const dataDir = await h.tmpDir();
     await expect(spawnServer(dataDir, { args: ['--port', '0', '--model', 'm'], readyTimeoutMs: 5_000 })).rejects.toThrow(/--model needs --base-url/);
-  });
+  }, 30_000);
 });
