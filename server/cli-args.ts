@@ -1,3 +1,5 @@
+import { parseArgs } from 'node:util';
+
 /**
  * Parses `agentbar serve` arguments. Pure, so every flag and every mistake is unit-tested.
  */
@@ -69,6 +71,23 @@ export class UsageError extends Error {
 /**
  * @example parseServeArgs(['serve', '--port', '0']) // { command: 'serve', port: 0, ... }
  */
+const SERVE_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'allow-origin': { type: 'string', multiple: true },
+  token: { type: 'string' },
+  'unsafe-expose': { type: 'boolean' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  'agent-id': { type: 'string' },
+  system: { type: 'string' },
+  'skills-dir': { type: 'string' },
+  'reload-skills-each-task': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 export function parseServeArgs(argv: readonly string[]): ServeArgs {
   const args: ServeArgs = { command: 'serve', port: 4477, host: '127.0.0.1', dataDir: undefined, allowOrigins: [], token: undefined, unsafeExpose: false, model: null };
   const model: Partial<ModelArgs> & { reloadSkillsEachTask: boolean } = { reloadSkillsEachTask: false };
@@ -76,13 +95,20 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
   const rest = [...argv];
   if (rest[0] === 'serve') rest.shift();
   else if (rest[0] && !rest[0].startsWith('-')) throw new UsageError(`Unknown command: ${rest[0]}`);
-  while (rest.length) {
-    const raw = rest.shift()!;
-    const eq = raw.indexOf('=');
-    const flag = raw.startsWith('--') && eq > 0 ? raw.slice(0, eq) : raw;
-    const inline = raw.startsWith('--') && eq > 0 ? raw.slice(eq + 1) : undefined;
+  // util.parseArgs splits the words (as for every other command); the checks and their messages
+  // are ours, so strict mode is off and each token is judged below.
+  const { tokens } = parseArgs({ args: rest, options: SERVE_OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.kind === 'positional') throw new UsageError(`Unknown option: ${token.value}`);
+    if (token.kind === 'option-terminator') throw new UsageError('Unknown option: --');
+    const flag = token.rawName;
+    const inline = token.inlineValue ? (token.value ?? '') : undefined;
+    if (!(token.name in SERVE_OPTIONS) || (flag.startsWith('-') && !flag.startsWith('--') && flag !== '-h')) {
+      throw new UsageError(`Unknown option: ${flag}${inline !== undefined ? `=${inline}` : ''}`);
+    }
     const value = () => {
-      const v = inline ?? rest.shift();
+      const v = token.value;
       if (v === undefined || v === '' || (inline === undefined && v.startsWith('--'))) throw new UsageError(`${flag} needs a value`);
       return v;
     };
@@ -174,7 +200,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
         args.command = 'help';
         break;
       default:
-        throw new UsageError(`Unknown option: ${raw}`);
+        throw new UsageError(`Unknown option: ${flag}`);
     }
   }
   if (model.name !== undefined) {

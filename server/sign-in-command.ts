@@ -3,7 +3,7 @@
  * second browser or when the one printed at start has expired.
  */
 import { readConnectionFile } from './connection-file.ts';
-import { defaultDataDir } from './server.ts';
+import { parseCommandArgs } from './cli/command-args.ts';
 
 export const SIGN_IN_USAGE = `Usage: agentbar sign-in [--data-dir <dir>]
 
@@ -12,19 +12,12 @@ Prints a one-time address that opens the demo page of the running agentbar serve
 DATA_DIR/server.json (default $AGENTBAR_DATA_DIR or ~/.agentbar).`;
 
 export async function runSignIn(argv: string[]): Promise<number> {
-  let dataDir = defaultDataDir();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--data-dir' && argv[i + 1]) dataDir = argv[++i]!;
-    else if (a.startsWith('--data-dir=')) dataDir = a.slice('--data-dir='.length);
-    else if (a === '-h' || a === '--help') {
-      console.log(SIGN_IN_USAGE);
-      return 0;
-    } else {
-      console.error(`agentbar sign-in: unknown option ${a}\n\n${SIGN_IN_USAGE}`);
-      return 2;
-    }
+  const { common } = parseCommandArgs(argv, {});
+  if (common.help) {
+    console.log(SIGN_IN_USAGE);
+    return 0;
   }
+  const dataDir = common.dataDir;
   try {
     const { http, token } = await readConnectionFile(dataDir);
     const res = await fetch(`${http}/sign-in-links`, {
