@@ -331,10 +331,13 @@ export class ChatManager {
     const agent = message.role === 'user' ? message.agent : undefined;
     if (agent) infoOps.push({ op: 'add', path: statePath.chatField(chatId, 'agent'), value: agent });
     const info = this.info(chatId);
+    // Who answered in the chat, for listings of chats whose messages are not loaded.
+    const answered = message.role === 'assistant' && !info?.agents?.includes(message.agent);
+    if (answered) infoOps.push({ op: 'add', path: statePath.chatField(chatId, 'agents'), value: [...(info?.agents ?? []), message.agent] });
     const title = index === 0 && info?.title === DEFAULT_TITLE ? titleFrom(message) : null;
     if (title) infoOps.push({ op: 'replace', path: statePath.chatField(chatId, 'title'), value: title });
     this.store.change(infoOps);
-    if (title) this.repo.recordInfo(chatId, this.sourceOf(chatId));
+    if (title || answered) this.repo.recordInfo(chatId, this.sourceOf(chatId));
     return index;
   }
 

@@ -213,6 +213,8 @@ export const ChatInfoSchema = v.object({
   updatedAt: TimeSchema,
   messageCount: v.number(),
   agent: v.optional(v.string()),
+  /** The agents that answered in the chat, in order of first reply (absent in chats made before it existed). */
+  agents: v.optional(v.array(v.string())),
 });
 export type ChatInfo = v.InferOutput<typeof ChatInfoSchema>;
 

@@ -110,9 +110,12 @@ describe('with no server running (the command starts its own)', () => {
     const dir = await h.tmpDir();
     await agentbar(['chat', '-a', 'demo/guide', '-m', 'help', '--session', 'work', '--data-dir', dir]);
     await agentbar(['chat', '-a', 'demo/guide', '-m', 'help', '--session', 'work', '--data-dir', dir]);
+    await agentbar(['chat', '-a', 'demo/historian', '-m', 'summarize', '--session', 'other', '--data-dir', dir]);
     const list = await agentbar(['sessions', '--json', '--data-dir', dir]);
     const rows = JSON.parse(list.stdout) as { name: string; messages: number; agents: string[] }[];
-    expect(rows).toEqual([expect.objectContaining({ name: 'work', messages: 4, agents: ['demo/guide'] })]);
+    // "work" is not the active chat any more: who answered in it comes from its info.
+    expect(rows).toEqual([expect.objectContaining({ name: 'other', agents: ['demo/historian'] }), expect.objectContaining({ name: 'work', messages: 4, agents: ['demo/guide'] })]);
+    await agentbar(['sessions', '--delete', 'other', '--data-dir', dir]);
     await agentbar(['chat', '-a', 'demo/guide', '-m', 'help', '--session', 'work', '--new', '--data-dir', dir]);
     expect((JSON.parse((await agentbar(['sessions', '--json', '--data-dir', dir])).stdout) as { messages: number }[])[0]!.messages).toBe(2);
     const deleted = await agentbar(['sessions', '--delete', 'work', '--data-dir', dir]);

@@ -25,8 +25,8 @@ function listSessions(s: State): SessionRow[] {
   return Object.values(s.chats)
     .sort((a, b) => b.updatedAt - a.updatedAt)
     .map((c) => {
-      // The agents that answered: known for the active chat's messages; else the chat's own agent.
-      const answered = s.active?.chatId === c.id ? [...new Set(s.active.messages.flatMap((m) => (m.role === 'assistant' ? [m.agent] : [])))] : c.agent ? [c.agent] : [];
+      // Chats from before `agents` existed: the agent last addressed.
+      const answered = c.agents ?? (c.agent ? [c.agent] : []);
       return { id: c.id, name: c.title, agents: answered, messages: c.messageCount, updatedAt: new Date(c.updatedAt).toISOString() };
     });
 }
