@@ -157,6 +157,23 @@ describe('with a server running', () => {
     expect(run.stdout).toContain('No elements are selected');
   }, 30_000);
 
+  it('names an ambiguous session with its candidates, and changes nothing', async () => {
+    const dir = await h.tmpDir();
+    const server = await spawnServer(dir, { env: { AGENTBAR_DEMO_PACE_MS: '0' } });
+    const client = await TestClient.connect(server);
+    const a = (await client.ok('chat.create', { title: 'dup' })).chatId as string;
+    const b = (await client.ok('chat.create', { title: 'dup' })).chatId as string;
+    await client.terminate();
+    const run = await agentbar(['sessions', '--delete', 'dup', '--data-dir', dir]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Session "dup" is ambiguous; use one of these ids:');
+    expect(run.stderr).toContain(a);
+    expect(run.stderr).toContain(b);
+    const left = JSON.parse((await agentbar(['sessions', '--json', '--data-dir', dir])).stdout) as unknown[];
+    expect(left).toHaveLength(2);
+    expect((await agentbar(['sessions', '--delete', a, '--data-dir', dir])).code).toBe(0);
+  }, 30_000);
+
   it('two servers started at the same moment on one folder: exactly one runs', async () => {
     const dir = await h.tmpDir();
     const [a, b] = await Promise.allSettled([spawnServer(dir, { readyTimeoutMs: 15_000 }), spawnServer(dir, { readyTimeoutMs: 15_000 })]);
