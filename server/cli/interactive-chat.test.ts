@@ -89,4 +89,14 @@ describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
     again.type('\x03');
     expect(await again.exited).toBe(0);
   }, 40_000);
+
+  it('chat -m on a terminal asks before a tool call; a typed reason rejects it', async () => {
+    const dir = await h.tmpDir();
+    const t = onTerminal(['chat', '-a', 'demo/guide', '-m', 'read my selection', '--data-dir', dir], 0);
+    await t.waitFor('Approve get_selected_elements');
+    t.type('not on this page\r');
+    expect(await t.exited).toBe(0);
+    expect(t.screen).toContain('Understood, I will not read the page (not on this page).');
+    expect(t.screen).toMatch(/\[tool get_selected_elements\(\{\}\): denied\]/);
+  }, 40_000);
 });
