@@ -5,9 +5,12 @@ import type {
   AgentInfo,
   FilePart,
   Message,
+  PlanEntry,
   RunInfo,
   State,
   ToolDefinition,
+  ToolDisplay,
+  ToolLocation,
   ToolRuntime,
   UserMessage,
 } from '../shared/schemas.ts';
@@ -40,18 +43,59 @@ export interface ChatRequest {
 /** Return nothing to accept, or `{ reject: reason }`: the user sees the reason. */
 export type ChatDecision = void | undefined | { reject: string };
 
-export interface CallToolOptions {
+/** What clients show about a call besides its name and input; every field is optional. */
+export interface ToolCallDisplay {
+  /** A human title such as "Read src/app.ts". */
+  title?: string;
+  /** read, edit, delete, move, search, execute, think, fetch, other… */
+  kind?: string;
+  /** Files the call reads or changes. */
+  locations?: ToolLocation[];
+  /** Output so far, or file changes (old and new text); replaces what was shown. */
+  display?: ToolDisplay[];
+}
+
+export interface CallToolOptions extends ToolCallDisplay {
   name: string;
   input?: Record<string, unknown>;
   /** Where the call runs; defaults to the tool's declared runtime, else `toolbar`. */
   runtime?: ToolRuntime;
   /** Ask the user first (Approve / Reject in every client). Default false. */
   requiresApproval?: boolean;
+  /**
+   * Runs this one `cli` call, in place of the tool's own `execute` (an agent whose tools run
+   * elsewhere resolves it when it learns the result; a throw is a failed call).
+   */
+  execute?: AgentTool['execute'];
+  /** The agent also accepts "always" answers (`tool.approve` with `always: true`). */
+  alwaysOffered?: boolean;
 }
 
 export interface ToolCallResult {
   output: unknown;
   isError: boolean;
+}
+
+/** The user's answer to an approval. */
+export interface ApprovalAnswer {
+  approved: boolean;
+  reason?: string;
+  /** The user chose "always" (only when the call said `alwaysOffered`). */
+  always?: boolean;
+}
+
+/** A call in progress, for agents that follow it as it goes (see `RunContext.startToolCall`). */
+export interface ToolCallHandle {
+  readonly toolCallId: string;
+  /** Settles like `callTool`'s promise. */
+  readonly result: Promise<ToolCallResult>;
+  /** Changes what clients show about the call while its run goes on. */
+  update(display: ToolCallDisplay & { input?: Record<string, unknown> }): void;
+  /**
+   * Asks the user (Approve / Reject) now, or returns the answer already asked for with
+   * `requiresApproval`. A rejection also ends the call `denied`. Rejects when the run stops.
+   */
+  requestApproval(options?: { alwaysOffered?: boolean }): Promise<ApprovalAnswer>;
 }
 
 /** Text can be given whole or streamed. */
@@ -67,6 +111,8 @@ export interface ReplyBuilder {
   file(file: Omit<FilePart, 'type'>): void;
   /** Records a call that ran on a remote service, with its result, inside the message. */
   backendToolResult(options: { name: string; input?: Record<string, unknown>; output: unknown; isError?: boolean }): void;
+  /** Shows the agent's plan as a checklist on the reply's latest message; each call replaces it. */
+  plan(entries: PlanEntry[]): void;
 }
 
 /** Per-agent state that survives restarts (for example an active skill). */
@@ -94,6 +140,11 @@ export interface RunContext {
    * query the page, highlight an element…), to offer to a model; call them with `callTool`.
    */
   pageTools: readonly ToolDefinition[];
+  /**
+   * The page's tools as an MCP server (Streamable HTTP) with the headers that open it, for an agent
+   * that runs its own tool loop elsewhere; absent when the server does not serve it.
+   */
+  pageToolServer?: { url: string; headers: Record<string, string> };
   reply: ReplyBuilder;
   /**
    * Calls a tool and resolves with its result once approval (if asked), dispatch and the result
@@ -101,6 +152,15 @@ export interface RunContext {
    * `AbortError` when the run is stopped.
    */
   callTool(options: CallToolOptions): Promise<ToolCallResult>;
+  /**
+   * Like `callTool`, but returns at once with a handle to update the call as it goes and to ask
+   * for approval midway: for agents whose tools run elsewhere (an ACP agent reports its own).
+   *
+   * @example
+   * const call = ctx.startToolCall({ name: 'edit', runtime: 'cli', execute: () => done });
+   * call.update({ title: 'Edit app.ts', locations: [{ path: '/src/app.ts' }] });
+   */
+  startToolCall(options: CallToolOptions): ToolCallHandle;
   state: AgentStateAccess;
   /** Resolves after `ms`, or rejects at once when the run is stopped. */
   sleep(ms: number): Promise<void>;
@@ -118,6 +178,8 @@ export interface AgentDefinition {
   onChatCreate?: (request: ChatRequest) => ChatDecision | Promise<ChatDecision>;
   onChatSwitch?: (request: ChatRequest) => ChatDecision | Promise<ChatDecision>;
   onChatDelete?: (request: ChatRequest) => ChatDecision | Promise<ChatDecision>;
+  /** Called when the server closes: stop processes the agent started, close connections. */
+  dispose?: () => void | Promise<void>;
 }
 
 /** Thrown by `callTool` when the user rejects the call. */

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { describeIssues } from '../shared/errors.ts';
 import { LIMITS } from '../shared/limits.ts';
 import { makeId } from '../shared/ids.ts';
-import { AssistantPartSchema, type AssistantMessage, type AssistantPart, type Op } from '../shared/schemas.ts';
+import { AssistantPartSchema, PlanEntrySchema, type AssistantMessage, type AssistantPart, type Op, type PlanEntry } from '../shared/schemas.ts';
 import type { TextSource } from './agent.ts';
 import type { ChatManager } from './chats.ts';
 import { describeError } from './describe-error.ts';
@@ -37,6 +37,8 @@ export class ReplyWriter {
   private lastPart: { type: 'text' | 'reasoning'; index: number } | null = null;
   /** Text and reasoning characters written by this run. */
   private chars = 0;
+  /** The message that shows this run's plan, if any. */
+  private planIndex: number | null = null;
 
   constructor(private readonly o: ReplyWriterOptions) {}
 
@@ -104,6 +106,29 @@ export class ReplyWriter {
     } else {
       this.addPart({ type, text: chunk });
     }
+  }
+
+  /**
+   * Shows the plan on the run's open message (opening one when none is): it moves there when the
+   * reply has gone on, so the checklist stays beside the newest text.
+   */
+  setPlan(entries: PlanEntry[]): void {
+    this.o.assertLive();
+    let copy: unknown;
+    try {
+      copy = toJsonValue(entries);
+    } catch (error) {
+      throw new Error(`The agent wrote a plan that is not JSON: ${describeError(error)}`);
+    }
+    const parsed = v.safeParse(v.pipe(v.array(PlanEntrySchema), v.maxLength(LIMITS.maxPlanEntries)), copy);
+    if (!parsed.success) throw new Error(`The agent wrote an invalid plan: ${describeIssues(parsed.issues).message}`);
+    this.ensureRoom(Buffer.byteLength(JSON.stringify(copy), 'utf8'));
+    const target = this.messageIndex ?? this.openMessage();
+    const ops: Op[] = [];
+    if (this.planIndex !== null && this.planIndex !== target) ops.push({ op: 'remove', path: messagePath.plan(this.planIndex) });
+    ops.push({ op: 'add', path: messagePath.plan(target), value: copy });
+    this.planIndex = target;
+    this.o.chats.edit(this.o.chatId, ops, { urgent: true });
   }
 
   /** The whole chat goes in one snapshot: a reply stops where the chat is full. */

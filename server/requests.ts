@@ -153,7 +153,8 @@ async function approveTool(ctx: RequestContext, req: RequestOf<'tool.approve'>, 
 }
 
 async function acceptToolResult(ctx: RequestContext, req: RequestOf<'tool.result'>, client: RequestClient): Promise<void> {
-  ctx.chats.require(req.chatId);
+  // A page tool call from the MCP endpoint may belong to no chat (no chat was open).
+  if (!ctx.tools.isDetached(req.toolCallId)) ctx.chats.require(req.chatId);
   await ctx.tools.acceptResult(req, client);
 }
 

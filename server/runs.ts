@@ -50,6 +50,8 @@ export interface RunManagerOptions {
   agentState: (agentId: string) => AgentStateAccess;
   /** The tools connected toolbars declared. */
   pageTools?: () => readonly ToolDefinition[];
+  /** The page tools' MCP endpoint for a chat, with the headers that open it. */
+  pageToolServer?: (chatId: string) => { url: string; headers: Record<string, string> } | undefined;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
   now?: () => number;
 }
@@ -64,6 +66,11 @@ export class RunManager {
 
   get current(): RunInfo | null {
     return this.active?.info ?? null;
+  }
+
+  /** The client whose message started the run in progress, if any. */
+  get currentOriginClientId(): string | undefined {
+    return this.active?.originClientId;
   }
 
   /**
@@ -158,6 +165,7 @@ export class RunManager {
         run.writer.addPart({ type: 'tool-call', toolCallId, toolName: name, input: input ?? {}, runtime: 'backend', requiresApproval: false, state: isError ? 'failed' : 'done' });
         run.writer.addPart({ type: 'tool-result', toolCallId, toolName: name, output, isError: isError ?? false });
       },
+      plan: (entries) => run.writer.setPlan(entries),
     };
     const signal = run.signal;
     return {
@@ -168,8 +176,10 @@ export class RunManager {
       text: message.content.map((p) => (p.type === 'text' ? p.text : '')).filter(Boolean).join('\n'),
       signal,
       pageTools: this.o.pageTools?.() ?? [],
+      ...(this.o.pageToolServer?.(run.info.chatId) ? { pageToolServer: this.o.pageToolServer(run.info.chatId)! } : {}),
       reply,
       callTool: (options) => this.o.tools.call(run, options),
+      startToolCall: (options) => this.o.tools.start(run, options),
       state: this.o.agentState(run.agent.id),
       sleep: (ms) =>
         new Promise<void>((resolve, reject) => {

@@ -41,4 +41,8 @@ export const messagePath = {
   partsEnd: (messageIndex: number) => `/${messageIndex}/content/-`,
   partText: (messageIndex: number, partIndex: number) => `/${messageIndex}/content/${partIndex}/text`,
   partState: (messageIndex: number, partIndex: number) => `/${messageIndex}/content/${partIndex}/state`,
+  /** Any other field of a part (a tool call's title, locations, display…). */
+  partField: (messageIndex: number, partIndex: number, field: string) => `/${messageIndex}/content/${partIndex}/${escapeToken(field)}`,
+  /** A message's plan (set with `add`, moved with `remove`). */
+  plan: (messageIndex: number) => `/${messageIndex}/plan`,
 } as const;

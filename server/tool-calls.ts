@@ -5,10 +5,11 @@
  * and a Stop interrupts it. The message part is the only copy clients see; this module keeps the
  * open calls and is the only writer of their state.
  */
-import { ProtocolError } from '../shared/errors.ts';
+import * as v from 'valibot';
+import { describeIssues, ProtocolError } from '../shared/errors.ts';
 import { makeId } from '../shared/ids.ts';
-import type { ClientKind, Message, RequestOf, RunInfo, ToolCallPart, ToolCallState, ToolMessage, UserMessage } from '../shared/schemas.ts';
-import { ToolDeniedError, type AgentDefinition, type AgentTool, type CallToolOptions, type ToolCallResult } from './agent.ts';
+import { ToolCallPartSchema, type ClientKind, type Message, type Op, type RequestOf, type RunInfo, type ToolCallPart, type ToolCallState, type ToolMessage, type UserMessage } from '../shared/schemas.ts';
+import { ToolDeniedError, type AgentDefinition, type AgentTool, type ApprovalAnswer, type CallToolOptions, type ToolCallDisplay, type ToolCallHandle, type ToolCallResult } from './agent.ts';
 import type { ChatManager } from './chats.ts';
 import { describeError } from './describe-error.ts';
 import type { ReplyWriter } from './reply-writer.ts';
@@ -39,9 +40,16 @@ interface OpenCall {
   state: ToolCallState;
   input: Record<string, unknown>;
   execute: AgentTool['execute'];
+  /** Whether it was sent where it runs (a call asked about midway already was). */
+  started: boolean;
+  /** The agent waits for the user's answer (`requestApproval`). */
+  answer: { promise: Promise<ApprovalAnswer>; resolve: (a: ApprovalAnswer) => void; reject: (e: Error) => void } | null;
   finish: (result: ToolCallResult) => void;
   abort: (error: Error) => void;
 }
+
+/** The display fields a handle may change, checked against the part schema. */
+const DisplayUpdateSchema = v.partial(v.pick(ToolCallPartSchema, ['title', 'kind', 'locations', 'display', 'input']));
 
 export interface ToolCallsOptions {
   chats: ChatManager;
@@ -50,8 +58,17 @@ export interface ToolCallsOptions {
   now: () => number;
 }
 
+/** Page tool calls from outside any run (the MCP endpoint) that may wait at once. */
+export const MAX_DETACHED_CALLS = 64;
+
+interface DetachedCall {
+  chatId: string;
+  settle: (result: ToolCallResult) => void;
+}
+
 export class ToolCalls {
   private readonly open = new Map<string, OpenCall>();
+  private readonly detached = new Map<string, DetachedCall>();
 
   constructor(private readonly o: ToolCallsOptions) {}
 
@@ -62,9 +79,20 @@ export class ToolCalls {
    * @example const { output } = await tools.call(run, { name: 'get_selection', requiresApproval: true });
    */
   call(run: CallingRun, options: CallToolOptions): Promise<ToolCallResult> {
+    return this.start(run, options).result;
+  }
+
+  /**
+   * Starts a call and returns a handle to follow it: `result` settles like `call`'s promise,
+   * `update` changes what clients show, `requestApproval` asks the user midway.
+   *
+   * @example const handle = tools.start(run, { name: 'edit', runtime: 'cli', execute: () => done });
+   */
+  start(run: CallingRun, options: CallToolOptions): ToolCallHandle {
     run.assertLive();
     const tool = run.agent.tools?.find((t) => t.name === options.name);
-    const runtime = options.runtime ?? tool?.runtime ?? (tool?.execute ? 'cli' : 'toolbar');
+    const execute = options.execute ?? tool?.execute;
+    const runtime = options.runtime ?? tool?.runtime ?? (execute ? 'cli' : 'toolbar');
     const requiresApproval = options.requiresApproval ?? false;
     const input = options.input ?? {};
     const toolCallId = makeId('call');
@@ -76,7 +104,9 @@ export class ToolCalls {
       runtime,
       requiresApproval,
       state: requiresApproval ? 'awaiting-approval' : 'running',
+      ...pickDisplay(options),
     };
+    if (options.alwaysOffered) part.alwaysOffered = true;
     const { messageIndex, partIndex } = run.writer.addPart(part);
     // cli and toolbar results arrive as their own messages, so this step of the reply ends here.
     if (runtime !== 'backend') run.writer.endMessage('done');
@@ -89,10 +119,60 @@ export class ToolCalls {
     });
     // An agent that never awaits the call must not turn a later Stop or Reject into an unhandled rejection.
     result.catch(() => {});
-    const call: OpenCall = { run, toolCallId, toolName: options.name, runtime, messageIndex, partIndex, state: part.state, input, execute: tool?.execute, finish, abort };
+    const call: OpenCall = { run, toolCallId, toolName: options.name, runtime, messageIndex, partIndex, state: part.state, input, execute, started: false, answer: null, finish, abort };
     this.open.set(toolCallId, call);
-    if (!requiresApproval) this.start(call);
-    return result;
+    if (!requiresApproval) this.send(call);
+    return {
+      toolCallId,
+      result,
+      update: (changes) => this.update(call, changes),
+      requestApproval: (opts) => this.requestApproval(call, opts?.alwaysOffered === true),
+    };
+  }
+
+  /** Changes what clients show about a call; the part is checked first, like every part. */
+  private update(call: OpenCall, changes: ToolCallDisplay & { input?: Record<string, unknown> }): void {
+    call.run.assertLive();
+    const given: Record<string, unknown> = { ...pickDisplay(changes) };
+    if (changes.input !== undefined) given.input = changes.input;
+    let copy: Record<string, unknown>;
+    try {
+      copy = toJsonValue(given) as Record<string, unknown>;
+    } catch (error) {
+      throw new Error(`The agent updated tool call ${call.toolName} with a value that is not JSON: ${describeError(error)}`);
+    }
+    const parsed = v.safeParse(DisplayUpdateSchema, copy);
+    if (!parsed.success) throw new Error(`The agent updated tool call ${call.toolName} wrongly: ${describeIssues(parsed.issues).message}`);
+    const ops: Op[] = [];
+    for (const [key, value] of Object.entries(copy)) {
+      if (value === undefined) continue;
+      ops.push({ op: 'add', path: messagePath.partField(call.messageIndex, call.partIndex, key), value });
+    }
+    if (ops.length === 0) return;
+    if (!this.o.chats.hasRoom(call.run.info.chatId, Buffer.byteLength(JSON.stringify(copy), 'utf8'))) return;
+    if (copy.input !== undefined) call.input = copy.input as Record<string, unknown>;
+    this.o.chats.edit(call.run.info.chatId, ops);
+  }
+
+  /** Puts a call (new or running) in `awaiting-approval` and resolves with the user's answer. */
+  private requestApproval(call: OpenCall, alwaysOffered: boolean): Promise<ApprovalAnswer> {
+    call.run.assertLive();
+    if (call.answer) return call.answer.promise;
+    if (this.open.get(call.toolCallId) !== call) return Promise.reject(new Error(`Tool call ${call.toolName} is ${call.state}; it cannot ask for approval now`));
+    let resolve!: (a: ApprovalAnswer) => void;
+    let reject!: (e: Error) => void;
+    const promise = new Promise<ApprovalAnswer>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    promise.catch(() => {});
+    call.answer = { promise, resolve, reject };
+    const ops: Op[] = [];
+    if (alwaysOffered) ops.push({ op: 'add', path: messagePath.partField(call.messageIndex, call.partIndex, 'alwaysOffered'), value: true });
+    if (call.state !== 'awaiting-approval') ops.push({ op: 'replace', path: messagePath.partField(call.messageIndex, call.partIndex, 'requiresApproval'), value: true });
+    if (ops.length > 0) this.o.chats.edit(call.run.info.chatId, ops);
+    if (call.state !== 'awaiting-approval') this.setState(call, 'awaiting-approval');
+    return promise;
   }
 
   /**
@@ -117,18 +197,78 @@ export class ToolCalls {
       createdAt: this.o.now(),
     };
     this.o.chats.addMessage(req.chatId, approval, { urgent: true });
+    const waiter = call.answer;
+    call.answer = null;
     if (req.approved) {
       this.setState(call, 'running');
-      this.start(call);
+      if (!call.started) this.send(call);
     } else {
       this.open.delete(call.toolCallId);
       this.setState(call, 'denied');
       call.abort(new ToolDeniedError(call.toolName, req.reason));
     }
+    const answer: ApprovalAnswer = { approved: req.approved };
+    if (req.reason !== undefined) answer.reason = req.reason;
+    if (req.always === true) answer.always = true;
+    waiter?.resolve(answer);
+  }
+
+  /**
+   * Runs a page tool in a toolbar for someone outside any run (an agent using the MCP endpoint):
+   * the same dispatch, timeouts and single result as a run's call, but nothing is added to the
+   * chat; the agent that asked reports the call in its own reply. Aborting `signal` cancels it.
+   *
+   * @example const { output } = await tools.callDetached({ chatId, toolName: 'get_selected_elements', input: {} });
+   */
+  callDetached(request: { chatId: string; toolName: string; input: Record<string, unknown>; preferClientId?: string | undefined; signal?: AbortSignal }): Promise<ToolCallResult> {
+    if (this.detached.size >= MAX_DETACHED_CALLS) {
+      return Promise.resolve({ output: `Too many page tool calls at once (${MAX_DETACHED_CALLS}); wait for some to finish`, isError: true });
+    }
+    const toolCallId = makeId('call');
+    return new Promise<ToolCallResult>((resolve) => {
+      const settle = (result: ToolCallResult) => {
+        if (this.detached.get(toolCallId) !== call) return;
+        this.detached.delete(toolCallId);
+        request.signal?.removeEventListener('abort', onAbort);
+        resolve(result);
+      };
+      const call: DetachedCall = { chatId: request.chatId, settle };
+      const onAbort = () => {
+        this.o.dispatcher.cancel(toolCallId);
+        settle({ output: 'The call was cancelled', isError: true });
+      };
+      this.detached.set(toolCallId, call);
+      if (request.signal?.aborted) return onAbort();
+      request.signal?.addEventListener('abort', onAbort, { once: true });
+      this.o.dispatcher.dispatch(
+        { chatId: request.chatId, toolCallId, toolName: request.toolName, input: request.input, preferClientId: request.preferClientId },
+        (message) => settle({ output: message, isError: true }),
+      );
+    });
+  }
+
+  /** Whether a page tool call from outside any run (`callDetached`) is waiting under this id. */
+  isDetached(toolCallId: string): boolean {
+    return this.detached.has(toolCallId);
   }
 
   /** `tool.result`: a toolbar answers a call that was sent to it, and only then. */
   async acceptResult(req: RequestOf<'tool.result'>, client: { id: string }): Promise<void> {
+    const detached = this.detached.get(req.toolCallId);
+    if (detached && detached.chatId === req.chatId) {
+      if (this.o.dispatcher.assignedClient(req.toolCallId) !== client.id) {
+        throw new ProtocolError('not_allowed', `Tool call ${req.toolCallId} was not sent to this client`, 'toolCallId');
+      }
+      this.o.dispatcher.settle(req.toolCallId);
+      let output: unknown;
+      try {
+        output = toJsonValue(req.output);
+      } catch (error) {
+        output = `The result cannot be sent as JSON: ${describeError(error)}`;
+      }
+      detached.settle({ output, isError: req.isError ?? false });
+      return;
+    }
     const call = this.find(req.chatId, req.toolCallId);
     if (!call) {
       const part = await this.findPart(req.chatId, req.toolCallId);
@@ -152,6 +292,7 @@ export class ToolCalls {
       this.open.delete(call.toolCallId);
       this.setState(call, 'interrupted');
       if (call.runtime === 'toolbar') this.o.dispatcher.cancel(call.toolCallId);
+      call.answer?.reject(reason);
       call.abort(reason);
     }
   }
@@ -178,8 +319,9 @@ export class ToolCalls {
   }
 
   /** Sends a running call where it runs: a toolbar, or this process. */
-  private start(call: OpenCall): void {
+  private send(call: OpenCall): void {
     const { run } = call;
+    call.started = true;
     if (call.runtime === 'toolbar') {
       this.o.dispatcher.dispatch(
         { chatId: run.info.chatId, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, preferClientId: run.originClientId },
@@ -233,6 +375,16 @@ export class ToolCalls {
     this.setState(call, outcome.isError ? 'failed' : 'done');
     call.finish(outcome);
   }
+}
+
+/** The display fields given, without the ones left out. */
+function pickDisplay(given: ToolCallDisplay): ToolCallDisplay {
+  const out: ToolCallDisplay = {};
+  if (given.title !== undefined) out.title = given.title;
+  if (given.kind !== undefined) out.kind = given.kind;
+  if (given.locations !== undefined) out.locations = given.locations;
+  if (given.display !== undefined) out.display = given.display;
+  return out;
 }
 
 function notInToolbar(toolCallId: string, runtime: ToolCallPart['runtime']): ProtocolError {

@@ -58,4 +58,13 @@ export const LIMITS = {
   maxClientMessageIdLength: 256,
   /** Tool call ids. */
   maxToolCallIdLength: 128,
+  /** Paths shown with a tool call, files it touches (`locations`) and display items (text, diffs). */
+  maxToolPathLength: 4_096,
+  maxToolLocations: 50,
+  maxToolDisplayItems: 20,
+  /** One display item's text; agents clip longer output before it gets here. */
+  maxToolDisplayChars: 100_000,
+  /** Entries of an agent's plan (`AssistantMessage.plan`). */
+  maxPlanEntries: 100,
+  maxPlanEntryLength: 2_000,
 } as const;

@@ -57,6 +57,25 @@ export const ToolCallStateSchema = v.picklist([
 ]);
 export type ToolCallState = v.InferOutput<typeof ToolCallStateSchema>;
 
+/** A file a tool call reads or changes, shown with the call (an ACP agent's `locations`). */
+export const ToolLocationSchema = v.object({
+  path: boundedString(L.maxToolPathLength),
+  line: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+});
+export type ToolLocation = v.InferOutput<typeof ToolLocationSchema>;
+
+/** What a call shows while and after it runs: text output, or a file change as old and new text. */
+export const ToolDisplaySchema = v.variant('type', [
+  v.object({ type: v.literal('text'), text: boundedString(L.maxToolDisplayChars) }),
+  v.object({
+    type: v.literal('diff'),
+    path: boundedString(L.maxToolPathLength),
+    oldText: v.optional(v.nullable(boundedString(L.maxToolDisplayChars))),
+    newText: boundedString(L.maxToolDisplayChars),
+  }),
+]);
+export type ToolDisplay = v.InferOutput<typeof ToolDisplaySchema>;
+
 export const ToolCallPartSchema = v.object({
   type: v.literal('tool-call'),
   toolCallId: ToolCallIdSchema,
@@ -65,6 +84,15 @@ export const ToolCallPartSchema = v.object({
   runtime: ToolRuntimeSchema,
   requiresApproval: v.boolean(),
   state: ToolCallStateSchema,
+  // Additive (v1 extension): what an agent that runs its own tools (ACP) says about a call.
+  /** A human title such as "Read src/app.ts". */
+  title: v.optional(boundedString(L.maxTitleLength * 5)),
+  /** read, edit, delete, move, search, execute, think, fetch, other… */
+  kind: v.optional(boundedString(64)),
+  locations: v.optional(v.pipe(v.array(ToolLocationSchema), v.maxLength(L.maxToolLocations))),
+  display: v.optional(v.pipe(v.array(ToolDisplaySchema), v.maxLength(L.maxToolDisplayItems))),
+  /** The agent also offers "always" answers: `tool.approve` may carry `always: true`. */
+  alwaysOffered: v.optional(v.boolean()),
 });
 export type ToolCallPart = v.InferOutput<typeof ToolCallPartSchema>;
 
@@ -166,6 +194,14 @@ export const AssistantPartSchema = v.variant('type', [
 ]);
 export type AssistantPart = v.InferOutput<typeof AssistantPartSchema>;
 
+/** One step of an agent's plan, shown as a checklist that updates. */
+export const PlanEntrySchema = v.object({
+  content: boundedString(L.maxPlanEntryLength),
+  status: v.picklist(['pending', 'in_progress', 'completed']),
+  priority: v.optional(v.picklist(['high', 'medium', 'low'])),
+});
+export type PlanEntry = v.InferOutput<typeof PlanEntrySchema>;
+
 export const AssistantMessageSchema = v.object({
   id: IdSchema,
   role: v.literal('assistant'),
@@ -174,6 +210,8 @@ export const AssistantMessageSchema = v.object({
   status: MessageStatusSchema,
   error: v.optional(v.string()),
   createdAt: TimeSchema,
+  /** Additive (v1 extension): the agent's current plan; each update replaces it whole. */
+  plan: v.optional(v.pipe(v.array(PlanEntrySchema), v.maxLength(L.maxPlanEntries))),
 });
 export type AssistantMessage = v.InferOutput<typeof AssistantMessageSchema>;
 
@@ -311,6 +349,8 @@ export const ToolApproveSchema = v.object({
   toolCallId: v.string(),
   approved: v.boolean(),
   reason: v.optional(boundedString(L.maxReasonLength)),
+  /** Additive: remember this answer for such calls, when the part says `alwaysOffered`. */
+  always: v.optional(v.boolean()),
 });
 export const ToolResultRequestSchema = v.object({
   type: v.literal('tool.result'),

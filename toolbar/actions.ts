@@ -27,7 +27,8 @@ export interface ToolbarActionsApi {
   /** Sends the composer's content; resolves true when the server accepted it. */
   send(): Promise<boolean>;
   /** Answers an approval; resolves with the refusal text, or null when accepted. */
-  approveTool(chatId: string, toolCallId: string, approved: boolean, reason?: string): Promise<string | null>;
+  /** `always` remembers the answer for such calls, where the agent offers it. */
+  approveTool(chatId: string, toolCallId: string, approved: boolean, reason?: string, always?: boolean): Promise<string | null>;
   stopRun(chatId: string): Promise<boolean>;
 }
 
@@ -116,7 +117,7 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
       return chatAction(() => client.request('run.stop', { chatId }));
     },
 
-    async approveTool(chatId, toolCallId, approved, reason) {
+    async approveTool(chatId, toolCallId, approved, reason, always) {
       const trimmed = reason?.trim();
       try {
         await client.request('tool.approve', {
@@ -124,6 +125,7 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
           toolCallId,
           approved,
           ...(trimmed ? { reason: trimmed.slice(0, LIMITS.maxReasonLength) } : {}),
+          ...(always ? { always: true } : {}),
         });
         return null;
       } catch (err) {

@@ -278,6 +278,26 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-pill.ab-s-done { color: var(--ok); background: rgba(74, 222, 128, 0.1); }
 .ab-pill.ab-s-failed, .ab-pill.ab-s-denied { color: var(--bad); background: var(--bad-bg); }
 .ab-pill.ab-s-interrupted { color: var(--warn); }
+.ab-tool-files { margin: 0; padding: 0 10px 6px 10px; list-style: none; font-family: var(--mono); font-size: 11px; color: var(--fg-2); }
+.ab-tool-files li { overflow-wrap: anywhere; }
+.ab-tool-display { border-top: 1px solid var(--line); }
+.ab-tool-output, .ab-diff-body {
+  margin: 0; padding: 6px 10px 8px; font-family: var(--mono); font-size: 11.5px; line-height: 1.45;
+  white-space: pre-wrap; overflow-wrap: anywhere; color: #c9cfdb; max-height: 260px; overflow: auto;
+}
+.ab-diff-path { padding: 5px 10px 0; font-family: var(--mono); font-size: 11px; color: var(--muted); }
+.ab-diff-del { color: #fca5a5; background: rgba(248, 113, 113, 0.1); display: block; }
+.ab-diff-add { color: #86efac; background: rgba(74, 222, 128, 0.08); display: block; }
+.ab-diff-ctx { color: var(--muted); display: block; }
+.ab-plan { border: 1px solid var(--line); border-radius: 10px; background: var(--bg-2); padding: 7px 10px; font-size: 12.5px; }
+.ab-plan-head { font-size: 11.5px; font-weight: 600; color: var(--fg-2); margin-bottom: 4px; }
+.ab-plan-count { color: var(--muted); font-weight: 400; margin-left: 4px; }
+.ab-plan ul { margin: 0; padding: 0; list-style: none; display: flex; flex-direction: column; gap: 3px; }
+.ab-plan li { display: flex; gap: 7px; align-items: baseline; }
+.ab-plan-mark { width: 12px; flex: none; text-align: center; color: var(--muted); }
+.ab-plan-in_progress .ab-plan-mark { color: var(--accent); }
+.ab-plan-completed .ab-plan-mark { color: var(--ok); }
+.ab-plan-completed span:last-child { color: var(--muted); text-decoration: line-through; }
 .ab-tool details { border-top: 1px solid var(--line); }
 .ab-tool summary { cursor: pointer; padding: 5px 10px; font-size: 11.5px; color: var(--muted); user-select: none; }
 .ab-tool summary:hover { color: var(--fg-2); }

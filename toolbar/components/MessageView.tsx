@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, ToolMessage, UserMessage } from '../../shared/schemas.ts';
+import type { AssistantMessage, Message, PlanEntry, ToolMessage, UserMessage } from '../../shared/schemas.ts';
 import { labelElement } from '../page/picker.ts';
 import { FileLink, ImagePreview } from './AttachmentViews.tsx';
 import { Markdown } from './Markdown.tsx';
@@ -59,6 +59,31 @@ function StatusLine({ message }: { message: AssistantMessage }) {
   }
 }
 
+const PLAN_MARKS: Record<PlanEntry['status'], string> = { pending: '○', in_progress: '◐', completed: '✓' };
+const PLAN_LABELS: Record<PlanEntry['status'], string> = { pending: 'to do', in_progress: 'in progress', completed: 'done' };
+
+/** The agent's plan as a checklist; it updates in place as the agent works. */
+function PlanView({ plan }: { plan: readonly PlanEntry[] }) {
+  const done = plan.filter((e) => e.status === 'completed').length;
+  return (
+    <div class="ab-plan" role="group" aria-label={`Plan, ${done} of ${plan.length} done`}>
+      <div class="ab-plan-head">
+        Plan <span class="ab-plan-count">{`${done}/${plan.length}`}</span>
+      </div>
+      <ul>
+        {plan.map((entry, i) => (
+          <li key={i} class={`ab-plan-${entry.status}`}>
+            <span class="ab-plan-mark" aria-label={PLAN_LABELS[entry.status]} role="img">
+              {PLAN_MARKS[entry.status]}
+            </span>
+            <span>{entry.content}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function AssistantMessageView({ message, chatId }: { message: AssistantMessage; chatId: string }) {
   const empty = message.content.length === 0;
   return (
@@ -95,7 +120,8 @@ function AssistantMessageView({ message, chatId }: { message: AssistantMessage; 
             return <ToolResultCard key={`r-${part.toolCallId}`} part={part} />;
         }
       })}
-      {empty && message.status === 'streaming' ? (
+      {message.plan && message.plan.length > 0 ? <PlanView plan={message.plan} /> : null}
+      {empty && !message.plan && message.status === 'streaming' ? (
         <span class="ab-typing" aria-hidden="true">
           <i />
           <i />

@@ -1,7 +1,7 @@
 import { memo } from './memo.ts';
 import { useState } from 'preact/hooks';
 import { LIMITS } from '../../shared/limits.ts';
-import type { ToolCallPart, ToolResultPart } from '../../shared/schemas.ts';
+import type { ToolCallPart, ToolDisplay, ToolResultPart } from '../../shared/schemas.ts';
 import { useServices } from '../context.ts';
 import { JsonView } from './JsonView.tsx';
 
@@ -20,10 +20,10 @@ function Approval({ chatId, part }: { chatId: string; part: ToolCallPart }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const answer = async (approved: boolean) => {
+  const answer = async (approved: boolean, always = false) => {
     setBusy(true);
     setError(null);
-    const refusal = await actions.approveTool(chatId, part.toolCallId, approved, approved ? undefined : reason);
+    const refusal = await actions.approveTool(chatId, part.toolCallId, approved, approved ? undefined : reason, always);
     setBusy(false);
     if (refusal) setError(refusal);
   };
@@ -52,6 +52,11 @@ function Approval({ chatId, part }: { chatId: string; part: ToolCallPart }) {
         <button type="button" class="ab-btn ab-primary" disabled={busy} onClick={() => void answer(true)}>
           Approve
         </button>
+        {part.alwaysOffered ? (
+          <button type="button" class="ab-btn" disabled={busy} title="Approve, and let the agent do this again without asking" onClick={() => void answer(true, true)}>
+            Always allow
+          </button>
+        ) : null}
         <button type="button" class="ab-btn ab-danger" disabled={busy} onClick={() => void answer(false)}>
           Reject
         </button>
@@ -65,21 +70,77 @@ function Approval({ chatId, part }: { chatId: string; part: ToolCallPart }) {
   );
 }
 
-/** A tool call: name, where it runs, its state, its input; Approve / Reject while it waits. */
+/** A file change as removed and added lines: enough to see what an edit does, without a diff library. */
+function DiffView({ item }: { item: Extract<ToolDisplay, { type: 'diff' }> }) {
+  const oldLines = item.oldText ? item.oldText.split('\n') : [];
+  const newLines = item.newText.split('\n');
+  // Lines both sides share at the start and the end stay as context; the middle is the change.
+  let head = 0;
+  while (head < oldLines.length && head < newLines.length && oldLines[head] === newLines[head]) head++;
+  let tail = 0;
+  while (tail < oldLines.length - head && tail < newLines.length - head && oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]) tail++;
+  const removed = oldLines.slice(head, oldLines.length - tail);
+  const added = newLines.slice(head, newLines.length - tail);
+  return (
+    <div class="ab-diff" role="group" aria-label={`Changes to ${item.path}`}>
+      <div class="ab-diff-path">{item.oldText == null ? `New file ${item.path}` : item.path}</div>
+      <pre class="ab-diff-body" tabIndex={0}>
+        {head > 0 ? <span class="ab-diff-ctx">{`@@ line ${head + 1}\n`}</span> : null}
+        {removed.map((line, i) => (
+          <span key={`r${i}`} class="ab-diff-del">{`- ${line}\n`}</span>
+        ))}
+        {added.map((line, i) => (
+          <span key={`a${i}`} class="ab-diff-add">{`+ ${line}\n`}</span>
+        ))}
+      </pre>
+    </div>
+  );
+}
+
+/** What an agent that runs its own tools reports: output so far and file changes. */
+function DisplayView({ items }: { items: readonly ToolDisplay[] }) {
+  return (
+    <div class="ab-tool-display">
+      {items.map((item, i) =>
+        item.type === 'diff' ? (
+          <DiffView key={i} item={item} />
+        ) : (
+          <pre key={i} class="ab-tool-output" tabIndex={0}>
+            {item.text}
+          </pre>
+        ),
+      )}
+    </div>
+  );
+}
+
+/** A tool call: name (or title), where it runs, its state, its files, its input; Approve / Reject while it waits. */
 export const ToolCallCard = memo(function ToolCallCard({ part, chatId }: { part: ToolCallPart; chatId: string }) {
   const awaiting = part.state === 'awaiting-approval';
   const cls = `ab-tool${awaiting ? ' ab-awaiting' : ''}${part.state === 'failed' || part.state === 'denied' ? ' ab-failed' : ''}`;
+  const label = part.title || part.toolName;
   return (
-    <div class={cls} role="group" aria-label={`Tool call ${part.toolName}`}>
+    <div class={cls} role="group" aria-label={`Tool call ${label}`}>
       <div class="ab-tool-head">
-        <span class="ab-tool-name">{part.toolName}</span>
+        <span class="ab-tool-name" title={part.title ? part.toolName : undefined}>
+          {label}
+        </span>
+        {part.kind ? <span class="ab-pill">{part.kind}</span> : null}
         <span class="ab-pill" title="Where the tool runs">
           {part.runtime}
         </span>
         <span class="ab-spacer" />
         <span class={`ab-pill ab-s-${part.state}`}>{STATE_LABELS[part.state]}</span>
       </div>
-      <details open={awaiting}>
+      {part.locations && part.locations.length > 0 ? (
+        <ul class="ab-tool-files" aria-label="Files">
+          {part.locations.map((l, i) => (
+            <li key={i}>{l.line != null ? `${l.path}:${l.line}` : l.path}</li>
+          ))}
+        </ul>
+      ) : null}
+      {part.display && part.display.length > 0 ? <DisplayView items={part.display} /> : null}
+      <details open={awaiting && !part.display}>
         <summary>Input</summary>
         <JsonView value={part.input} label={`Input of ${part.toolName}`} />
       </details>

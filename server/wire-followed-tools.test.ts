@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import type { AssistantMessage, ToolMessage } from '../shared/schemas.ts';
+import { defineAgent, type ApprovalAnswer, type ToolCallHandle } from './agent.ts';
+import { userMessage, type TestClient } from '../test-support/test-client.ts';
+import { Gate, activeMessages, lastMessage, settle, textOf, toolCallsOf, useHarness, waitUntil } from '../test-support/test-server.ts';
+
+const h = useHarness();
+
+/** An agent whose tool runs elsewhere and reports as it goes, the way an ACP agent does. */
+function reportingAgent() {
+  const finished = new Gate();
+  const answers: ApprovalAnswer[] = [];
+  let handle: ToolCallHandle | null = null;
+  const agent = defineAgent({
+    id: 'test/reporting',
+    description: 'Follows a tool that runs elsewhere',
+    async run(ctx) {
+      ctx.reply.plan([
+        { content: 'Read the file', status: 'in_progress' },
+        { content: 'Edit it', status: 'pending' },
+      ]);
+      await ctx.reply.text('Reading. ');
+      let done!: (value: unknown) => void;
+      const elsewhere = new Promise((resolve) => (done = resolve));
+      handle = ctx.startToolCall({ name: 'edit', runtime: 'cli', input: { path: 'a.ts' }, title: 'Edit a.ts', kind: 'edit', execute: () => elsewhere, alwaysOffered: ctx.text === 'always' });
+      handle.update({ locations: [{ path: '/repo/a.ts', line: 3 }] });
+      const answer = await handle.requestApproval();
+      answers.push(answer);
+      if (answer.approved) {
+        handle.update({ display: [{ type: 'diff', path: '/repo/a.ts', oldText: 'a', newText: 'b' }] });
+        await finished.wait(ctx.signal);
+        done('edited');
+        await handle.result;
+      }
+      ctx.reply.plan([
+        { content: 'Read the file', status: 'completed' },
+        { content: 'Edit it', status: answer.approved ? 'completed' : 'pending' },
+      ]);
+      await ctx.reply.text(answer.approved ? 'Done.' : `Not edited: ${answer.reason ?? 'no reason'}`);
+    },
+  });
+  return { agent, finished, answers, handle: () => handle };
+}
+
+async function awaitingCall(client: TestClient): Promise<string> {
+  await client.waitFor(() => toolCallsOf(client.state).some((c) => c.state === 'awaiting-approval'), 5000, 'a call awaiting approval');
+  return toolCallsOf(client.state)[0]!.toolCallId;
+}
+
+function plans(client: TestClient): { index: number; plan: AssistantMessage['plan'] }[] {
+  return activeMessages(client.state).flatMap((m, index) => (m.role === 'assistant' && m.plan ? [{ index, plan: m.plan }] : []));
+}
+
+describe('tool calls an agent follows as they go', () => {
+  it('shows title, kind, files and a diff, asks midway, and records the result', async () => {
+    const r = reportingAgent();
+    const server = await h.start({ agents: [r.agent] });
+    const client = await h.connect(server, { kind: 'cli' });
+    const watcher = await h.connect(server, { kind: 'other' });
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    const toolCallId = await awaitingCall(client);
+    expect(toolCallsOf(client.state)[0]).toMatchObject({
+      toolName: 'edit',
+      runtime: 'cli',
+      requiresApproval: true,
+      title: 'Edit a.ts',
+      kind: 'edit',
+      locations: [{ path: '/repo/a.ts', line: 3 }],
+    });
+    expect(toolCallsOf(client.state)[0]!.alwaysOffered).toBeUndefined();
+    await client.ok('tool.approve', { chatId, toolCallId, approved: true });
+    await client.waitFor(() => toolCallsOf(client.state)[0]?.display !== undefined, 5000, 'the diff');
+    expect(toolCallsOf(client.state)[0]).toMatchObject({ state: 'running', display: [{ type: 'diff', path: '/repo/a.ts', oldText: 'a', newText: 'b' }] });
+    r.finished.open();
+    await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
+    await settle(server, client, watcher);
+    expect(toolCallsOf(watcher.state)[0]!.state).toBe('done');
+    const result = activeMessages(watcher.state).find((m): m is ToolMessage => m.role === 'tool')!;
+    expect(result.content[0]).toMatchObject({ toolCallId, output: 'edited', isError: false });
+    expect(textOf(lastMessage(watcher.state))).toBe('Done.');
+    expect(r.answers).toEqual([{ approved: true }]);
+    // One plan, on the reply's latest message, with its last content.
+    const shown = plans(watcher);
+    expect(shown).toHaveLength(1);
+    expect(shown[0]!.index).toBe(activeMessages(watcher.state).length - 1);
+    expect(shown[0]!.plan).toEqual([
+      { content: 'Read the file', status: 'completed' },
+      { content: 'Edit it', status: 'completed' },
+    ]);
+  });
+
+  it('gives the agent a rejection with its reason and "always", and the call ends denied', async () => {
+    const r = reportingAgent();
+    const server = await h.start({ agents: [r.agent] });
+    const client = await h.connect(server, { kind: 'cli' });
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'always'));
+    const toolCallId = await awaitingCall(client);
+    expect(toolCallsOf(client.state)[0]!.alwaysOffered).toBe(true);
+    await client.ok('tool.approve', { chatId, toolCallId, approved: false, reason: 'not that file', always: true });
+    await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
+    await settle(server, client);
+    expect(r.answers).toEqual([{ approved: false, reason: 'not that file', always: true }]);
+    expect(toolCallsOf(client.state)[0]!.state).toBe('denied');
+    expect(textOf(lastMessage(client.state))).toBe('Not edited: not that file');
+    expect((lastMessage(client.state) as AssistantMessage).status).toBe('done');
+  });
+
+  it('rejects the waiting approval when the user presses Stop, and the call ends interrupted', async () => {
+    const r = reportingAgent();
+    const server = await h.start({ agents: [r.agent] });
+    const client = await h.connect(server, { kind: 'cli' });
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    await awaitingCall(client);
+    await client.ok('run.stop', { chatId });
+    await settle(server, client);
+    expect(toolCallsOf(client.state)[0]!.state).toBe('interrupted');
+    expect(r.answers).toEqual([]);
+    expect(() => r.handle()!.update({ title: 'late' })).toThrow(/stopped/);
+  });
+
+  it('fails the run with a clear reason when the agent updates a call with a bad value, and keeps serving', async () => {
+    const agent = defineAgent({
+      id: 'test/bad-update',
+      description: 'Writes a bad location',
+      async run(ctx) {
+        const call = ctx.startToolCall({ name: 'x', runtime: 'cli', execute: () => 'ok' });
+        call.update({ locations: [{ path: 42 as unknown as string }] });
+      },
+    });
+    const server = await h.start({ agents: [agent] });
+    const client = await h.connect(server, { kind: 'cli' });
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    await waitUntil(() => client.state?.run === null && (lastMessage(client.state) as AssistantMessage | undefined)?.status === 'failed', 'the failed reply');
+    expect((lastMessage(client.state) as AssistantMessage).error).toMatch(/updated tool call x wrongly: .*locations/);
+    await client.ok('chat.create', {});
+  });
+});
