@@ -25,6 +25,8 @@ describe('parseServeArgs defaults', () => {
       token: undefined,
       unsafeExpose: false,
       model: null,
+      acp: [],
+      cwd: undefined,
     });
   });
 });
@@ -58,6 +60,30 @@ describe('parseServeArgs: a model agent', () => {
     [['--model', 'm', '--base-url', 'http://x', '--reload-skills-each-task=yes'], /takes no value/],
   ])('refuses %j', (argv, message) => {
     expect(usageError(argv).message).toMatch(message);
+  });
+});
+
+describe('parseServeArgs: ACP agents', () => {
+  it('splits each --acp command like a shell, derives ids, and pairs --acp-id with the --acp before it', () => {
+    const args = parseServeArgs(['--acp', 'npx @zed-industries/claude-code-acp', '--acp', `gemini --experimental-acp --model "gemini 2"`, '--acp-id', 'me/gemini', '--cwd', '/repo']);
+    expect(args.acp).toEqual([
+      { command: 'npx', args: ['@zed-industries/claude-code-acp'], id: 'acp/claude-code' },
+      { command: 'gemini', args: ['--experimental-acp', '--model', 'gemini 2'], id: 'me/gemini' },
+    ]);
+    expect(args.cwd).toBe('/repo');
+  });
+
+  it.each([
+    [['--acp-id', 'x/y'], '--acp-id names the --acp before it; put it after --acp "COMMAND"'],
+    [['--acp', 'a', '--acp-id', 'x/a', '--acp-id', 'x/b'], '--acp "a" has two --acp-id'],
+    [['--acp', 'gemini', '--acp', 'gemini --debug'], 'Two --acp agents are both called acp/gemini: name one with --acp-id'],
+    [['--acp', 'a', '--acp-id', 'not an id'], '--acp-id needs a path such as acp/claude-code, got not an id'],
+    [['--acp', `say "unclosed`], `--acp: Unclosed " quote in the command: say "unclosed`],
+    [['--acp', '   '], '--acp: The command is empty'],
+    [['--cwd', '/repo'], '--cwd is the folder of the --acp agents: it needs --acp'],
+    [['--acp'], '--acp needs a value'],
+  ])('refuses %j', (argv, message) => {
+    expect(usageError(argv).message).toBe(message);
   });
 });
 
@@ -108,6 +134,8 @@ describe('parseServeArgs flags', () => {
       token: TOKEN,
       unsafeExpose: true,
       model: null,
+      acp: [],
+      cwd: undefined,
     });
   });
 

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { deriveAcpId } from './acp-agent/derive-acp-id.ts';
+import { splitCommand } from './acp-agent/split-command.ts';
 
 /**
  * Parses `agentbar serve` arguments. Pure, so every flag and every mistake is unit-tested.
@@ -13,6 +15,50 @@ export interface ServeArgs {
   unsafeExpose: boolean;
   /** A model agent for an OpenAI-compatible endpoint; null without `--model`. */
   model: ModelArgs | null;
+  /** Coding agents over ACP (`--acp`, repeatable), and the folder they work in (`--cwd`). */
+  acp: AcpArgs[];
+  cwd: string | undefined;
+}
+
+/** One `--acp "COMMAND [ARGS]"`, with its `--acp-id` or the id derived from the command. */
+export interface AcpArgs {
+  command: string;
+  args: string[];
+  id: string;
+}
+
+/**
+ * Pairs each `--acp` with the `--acp-id` that follows it (before the next `--acp`) and checks the
+ * ids: the same rules for `serve` and for the commands that start a server of their own.
+ *
+ * @example collectAcpArgs([{ flag: 'acp', value: 'gemini --experimental-acp' }]) // [{ command: 'gemini', args: ['--experimental-acp'], id: 'acp/gemini' }]
+ */
+export function collectAcpArgs(flags: readonly { flag: 'acp' | 'acp-id'; value: string }[]): AcpArgs[] {
+  const out: (AcpArgs & { named: boolean })[] = [];
+  for (const { flag, value } of flags) {
+    if (flag === 'acp') {
+      let words: string[];
+      try {
+        words = splitCommand(value);
+      } catch (error) {
+        throw new UsageError(`--acp: ${(error as Error).message}`);
+      }
+      out.push({ command: words[0]!, args: words.slice(1), id: deriveAcpId(words[0]!, words.slice(1)), named: false });
+    } else {
+      const last = out[out.length - 1];
+      if (!last) throw new UsageError('--acp-id names the --acp before it; put it after --acp "COMMAND"');
+      if (last.named) throw new UsageError(`--acp "${[last.command, ...last.args].join(' ')}" has two --acp-id`);
+      if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(value) || value.length > 128) throw new UsageError(`--acp-id needs a path such as acp/claude-code, got ${value}`);
+      last.id = value;
+      last.named = true;
+    }
+  }
+  const seen = new Set<string>();
+  for (const a of out) {
+    if (seen.has(a.id)) throw new UsageError(`Two --acp agents are both called ${a.id}: name one with --acp-id`);
+    seen.add(a.id);
+  }
+  return out.map(({ named: _named, ...a }) => a);
 }
 
 export interface ModelArgs {
@@ -59,7 +105,12 @@ served beside the demo agents:
   --agent-id <id>            The agent's id (default model/<name>)
   --system <text>            Its personality: the start of its system prompt
   --skills-dir <dir>         Skills: <dir>/<name>/SKILL.md (default DATA_DIR/skills)
-  --reload-skills-each-task  Read the skills again before every reply (for editing them live)`;
+  --reload-skills-each-task  Read the skills again before every reply (for editing them live)
+
+Your own coding agent, over the Agent Client Protocol (Claude Code's ACP adapter, Gemini CLI, …):
+  --acp "<command> [args]"   Start this agent on the first message and talk to it over ACP (repeatable)
+  --acp-id <id>              The id of the --acp before it (default acp/<program>, e.g. acp/gemini)
+  --cwd <dir>                The folder ACP agents work in and may read and write (default: here)`;
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -85,11 +136,15 @@ const SERVE_OPTIONS = {
   system: { type: 'string' },
   'skills-dir': { type: 'string' },
   'reload-skills-each-task': { type: 'boolean' },
+  acp: { type: 'string', multiple: true },
+  'acp-id': { type: 'string', multiple: true },
+  cwd: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 export function parseServeArgs(argv: readonly string[]): ServeArgs {
-  const args: ServeArgs = { command: 'serve', port: 4477, host: '127.0.0.1', dataDir: undefined, allowOrigins: [], token: undefined, unsafeExpose: false, model: null };
+  const args: ServeArgs = { command: 'serve', port: 4477, host: '127.0.0.1', dataDir: undefined, allowOrigins: [], token: undefined, unsafeExpose: false, model: null, acp: [], cwd: undefined };
+  const acpFlags: { flag: 'acp' | 'acp-id'; value: string }[] = [];
   const model: Partial<ModelArgs> & { reloadSkillsEachTask: boolean } = { reloadSkillsEachTask: false };
   const modelFlags: string[] = [];
   const rest = [...argv];
@@ -194,6 +249,15 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
         model.reloadSkillsEachTask = true;
         modelFlags.push(flag);
         break;
+      case '--acp':
+        acpFlags.push({ flag: 'acp', value: value() });
+        break;
+      case '--acp-id':
+        acpFlags.push({ flag: 'acp-id', value: value() });
+        break;
+      case '--cwd':
+        args.cwd = value();
+        break;
       case '-h':
       case '--help':
         noValue();
@@ -217,5 +281,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
   } else if (modelFlags.length) {
     throw new UsageError(`${modelFlags[0]} needs --model`);
   }
+  args.acp = collectAcpArgs(acpFlags);
+  if (args.cwd !== undefined && args.acp.length === 0) throw new UsageError('--cwd is the folder of the --acp agents: it needs --acp');
   return args;
 }

@@ -56,9 +56,15 @@ export async function main(argv: string[]): Promise<void> {
   if (args.unsafeExpose) console.error('[agentbar] WARNING: --unsafe-expose: listening beyond loopback. Anyone who can reach this address and learns the token can drive the agent.');
   let server;
   const { buildAgents } = await import('./cli/build-agents.ts');
-  const built = await buildAgents(args.model, path.resolve(args.dataDir ?? defaultDataDir()));
+  let built;
+  try {
+    built = await buildAgents(args, path.resolve(args.dataDir ?? defaultDataDir()));
+  } catch (error) {
+    console.error(`agentbar: ${(error as Error).message}`);
+    process.exit(2);
+  }
   const agents: AgentDefinition[] = built.agents;
-  const modelLine = built.modelSummary ? `\n  Model agent:     ${built.modelSummary}` : '';
+  const modelLine = built.summary.map((line) => `\n  ${line}`).join('');
   try {
     server = await startServer({
       agents,

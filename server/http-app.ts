@@ -21,6 +21,8 @@ export interface HttpAppOptions {
   httpUrl: () => string;
   /** One-time codes behind `/sign-in/CODE`. */
   signIn: SignInLinks;
+  /** The page tools' MCP endpoint (`/mcp`, `/mcp/chats/CHAT`); absent: not served. */
+  mcp?: (request: Request, chatId: string | null) => Promise<Response>;
 }
 
 /** Headers for a page that holds the token: no framing, no caching, no referrer. */
@@ -111,6 +113,13 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     const { code, expiresAt } = options.signIn.issue();
     return c.json({ url: `${options.httpUrl()}/sign-in/${code}`, expiresAt }, 200, { 'Cache-Control': 'no-store' });
   });
+
+  const mcp = options.mcp;
+  if (mcp) {
+    // MCP clients send the token as `Authorization: Bearer`; the Host and Origin checks above apply.
+    app.all('/mcp', requireToken, (c) => mcp(c.req.raw, null));
+    app.all('/mcp/chats/:chatId', requireToken, (c) => mcp(c.req.raw, c.req.param('chatId') ?? null));
+  }
 
   // Browsers ask for it on every page; an empty answer keeps their consoles clean.
   app.get('/favicon.ico', (c) => c.body(null, 204));

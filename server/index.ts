@@ -11,12 +11,15 @@ export type {
   AgentDefinition,
   AgentTool,
   AgentStateAccess,
+  ApprovalAnswer,
   CallToolOptions,
   ChatDecision,
   ChatRequest,
   ReplyBuilder,
   RunContext,
   TextSource,
+  ToolCallDisplay,
+  ToolCallHandle,
   ToolCallResult,
 } from './agent.ts';
 export { startServer, defaultDataDir } from './server.ts';
@@ -25,6 +28,8 @@ export { createDemoAgents } from './demo-agents.ts';
 export { createModelAgent } from './model-agent/create-model-agent.ts';
 export type { ModelAgentOptions, ModelAgentTool } from './model-agent/create-model-agent.ts';
 export type { MemoryOptions } from './model-agent/session-memory.ts';
+export { createAcpAgent, deriveAcpId } from './acp-agent/create-acp-agent.ts';
+export type { AcpAgentOptions } from './acp-agent/create-acp-agent.ts';
 export { createFileChatRepository } from './persistence/file-chat-repository.ts';
 export { createMemoryChatRepository } from './persistence/memory-chat-repository.ts';
 export type { ChatRepository, ChatSource } from './persistence/chat-repository.ts';

@@ -20,7 +20,9 @@ import { AgentRegistry } from './agent-registry.ts';
 import { ChatManager } from './chats.ts';
 import { ClientConnection, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection.ts';
 import { writeConnectionFile } from './connection-file.ts';
+import { describeError } from './describe-error.ts';
 import { createHttpApp } from './http-app.ts';
+import { createPageToolEndpoint } from './mcp/page-tool-endpoint.ts';
 import type { ChatRepository, LogFn } from './persistence/chat-repository.ts';
 import { createFileChatRepository } from './persistence/file-chat-repository.ts';
 import { createMemoryChatRepository } from './persistence/memory-chat-repository.ts';
@@ -223,10 +225,28 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
 
   const dispatcher = new ToolDispatcher(options.tools);
   const tools = new ToolCalls({ chats, dispatcher, now: Date.now });
-  const runs = new RunManager({ store, chats, tools, agentState, log, pageTools: () => dispatcher.toolDefinitions() });
+  let port = 0;
+  const ownUrl = () => `http://${connectHost(host)}:${port}`;
+  const runs = new RunManager({
+    store,
+    chats,
+    tools,
+    agentState,
+    log,
+    pageTools: () => dispatcher.toolDefinitions(),
+    pageToolServer: (chatId) => ({ url: `${ownUrl()}/mcp/chats/${encodeURIComponent(chatId)}`, headers: { Authorization: `Bearer ${token}` } }),
+  });
+  const mcp = createPageToolEndpoint({
+    tools: () => dispatcher.toolDefinitions(),
+    call: ({ chatId, toolName, input, signal }) => {
+      const target = chatId ?? store.state.activeChatId ?? 'none';
+      // The toolbar of the user who started the run in this chat answers when it can.
+      const prefer = runs.current?.chatId === target ? runs.currentOriginClientId : undefined;
+      return tools.callDetached({ chatId: target, toolName, input, preferClientId: prefer, signal });
+    },
+  });
   const ctx: RequestContext = { store, chats, runs, tools, agents: registry, log, persisted: () => repo.flush() };
 
-  let port = 0;
   const policy = { port: () => port, token, allowOrigins: options.allowOrigins ?? [] };
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
   const connections = new Set<ClientConnection>();
@@ -238,7 +258,8 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     agents: () => store.state.agents,
     toolbarBundlePath: options.toolbarBundlePath ?? path.join(PACKAGE_ROOT, 'dist', 'toolbar.js'),
     wsUrl: () => `ws://${connectHost(host)}:${port}/ws`,
-    httpUrl: () => `http://${connectHost(host)}:${port}`,
+    httpUrl: ownUrl,
+    mcp,
   });
   const socketLimits: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, ...options.sockets };
   const http = createServer({ connectionsCheckingInterval: connectionsCheckingInterval(socketLimits) }, getRequestListener(app.fetch));
@@ -319,6 +340,16 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
         http.closeAllConnections();
       });
       await repo.close();
+      // Agents stop what they started (an ACP agent's process); one's failure does not stop the others.
+      await Promise.all(
+        options.agents.map(async (agent) => {
+          try {
+            await agent.dispose?.();
+          } catch (error) {
+            log('warn', `Agent ${agent.id} failed to stop: ${describeError(error)}`);
+          }
+        }),
+      );
       if (connectionFile) await rm(connectionFile, { force: true });
       await lock?.release();
     })());

@@ -31,7 +31,7 @@ export async function runAgents(argv: string[]): Promise<number> {
     console.log(AGENTS_USAGE);
     return 0;
   }
-  const session = await attachOrEmbed({ dataDir: common.dataDir, model: common.model, name: 'agentbar agents' });
+  const session = await attachOrEmbed({ dataDir: common.dataDir, flags: common, name: 'agentbar agents' });
   try {
     const agents = session.client.getSnapshot().state!.agents;
     console.log(values.json ? JSON.stringify(agents, null, 2) : formatAgents(agents));

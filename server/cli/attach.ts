@@ -6,10 +6,9 @@
 import WebSocket from 'ws';
 import { createSyncClient, type SyncClient } from '../../shared/sync-client.ts';
 import { createWebSocketConnector } from '../../shared/transport.ts';
-import type { ModelArgs } from '../cli-args.ts';
 import { readConnectionFile, type ConnectionInfo } from '../connection-file.ts';
 import { startServer, type AgentbarServer } from '../server.ts';
-import { buildAgents } from './build-agents.ts';
+import { buildAgents, type AgentFlags } from './build-agents.ts';
 
 export interface Attached {
   client: SyncClient;
@@ -57,9 +56,9 @@ export function waitForState(client: SyncClient, timeoutMs = READY_TIMEOUT_MS): 
 }
 
 /**
- * @example const { client, close } = await attachOrEmbed({ dataDir, model: null, name: 'agentbar chat' });
+ * @example const { client, close } = await attachOrEmbed({ dataDir, flags: { model: null, acp: [], cwd: undefined }, name: 'agentbar chat' });
  */
-export async function attachOrEmbed(options: { dataDir: string; model: ModelArgs | null; name: string }): Promise<Attached> {
+export async function attachOrEmbed(options: { dataDir: string; flags: AgentFlags; name: string }): Promise<Attached> {
   let info: ConnectionInfo | null = null;
   try {
     info = await readConnectionFile(options.dataDir);
@@ -68,7 +67,7 @@ export async function attachOrEmbed(options: { dataDir: string; model: ModelArgs
   }
   let server: AgentbarServer | null = null;
   if (!info || !(await isServing(info))) {
-    const { agents } = await buildAgents(options.model, options.dataDir);
+    const { agents } = await buildAgents(options.flags, options.dataDir);
     // Quiet: this process's output is the conversation. Problems still reach stderr.
     server = await startServer({ agents, dataDir: options.dataDir, port: 0, log: (level, message) => level !== 'info' && process.stderr.write(`[agentbar] ${message}\n`) });
     info = { url: server.url, http: server.httpUrl, token: server.token };

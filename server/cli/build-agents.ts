@@ -1,21 +1,44 @@
 /**
  * The agents `agentbar serve` runs, and every command that starts a server of its own when none is
- * running: the demo agents, plus a model agent when `--model` is given.
+ * running: your ACP agents (`--acp`), a model agent (`--model`), then the demo agents. The first
+ * implemented one answers a new chat, so your own agent comes first.
  */
 import path from 'node:path';
 import type { AgentDefinition } from '../agent.ts';
-import type { ModelArgs } from '../cli-args.ts';
+import type { AcpArgs, ModelArgs } from '../cli-args.ts';
 import { createDemoAgents } from '../demo-agents.ts';
 
+export interface AgentFlags {
+  model: ModelArgs | null;
+  acp: readonly AcpArgs[];
+  /** The folder ACP agents work in (default: the current one). */
+  cwd: string | undefined;
+}
+
 /**
- * @example const { agents, summary } = await buildAgents(args.model, dataDir);
+ * @example const { agents, summary } = await buildAgents({ model: null, acp: [], cwd: undefined }, dataDir);
  */
-export async function buildAgents(model: ModelArgs | null, dataDir: string): Promise<{ agents: AgentDefinition[]; modelSummary: string | null }> {
+export async function buildAgents(flags: AgentFlags, dataDir: string): Promise<{ agents: AgentDefinition[]; summary: string[] }> {
   // AGENTBAR_DEMO_PACE_MS lets tests and demos stream the demo replies faster or slower.
   const pace = process.env.AGENTBAR_DEMO_PACE_MS;
-  const agents: AgentDefinition[] = createDemoAgents(pace ? { paceMs: Number(pace) } : {});
-  if (!model) return { agents, modelSummary: null };
-  const { createModelAgentFromArgs } = await import('../model-agent/from-args.ts');
-  const made = createModelAgentFromArgs(model, path.resolve(dataDir));
-  return { agents: [made.agent, ...agents], modelSummary: made.summary };
+  const agents: AgentDefinition[] = [];
+  const summary: string[] = [];
+  if (flags.acp.length > 0) {
+    const { existsSync, statSync } = await import('node:fs');
+    const cwd = path.resolve(flags.cwd ?? process.cwd());
+    if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new Error(`--cwd ${cwd} is not a folder`);
+    const { createAcpAgent } = await import('../acp-agent/create-acp-agent.ts');
+    for (const a of flags.acp) {
+      agents.push(createAcpAgent({ id: a.id, command: a.command, args: a.args, cwd, log: (level, message) => console.error(`[agentbar ${a.id}] ${level}: ${message}`) }));
+      summary.push(`ACP agent:       ${a.id} → ${[a.command, ...a.args].join(' ')} (in ${cwd}; started on its first message)`);
+    }
+  }
+  if (flags.model) {
+    const { createModelAgentFromArgs } = await import('../model-agent/from-args.ts');
+    const made = createModelAgentFromArgs(flags.model, path.resolve(dataDir));
+    agents.push(made.agent);
+    summary.push(`Model agent:     ${made.summary}`);
+  }
+  agents.push(...createDemoAgents(pace ? { paceMs: Number(pace) } : {}));
+  return { agents, summary };
 }

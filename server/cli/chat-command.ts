@@ -60,7 +60,7 @@ export async function runChat(argv: string[]): Promise<number> {
   const out: TurnOutput = { text: (s) => process.stdout.write(s), note: (line) => process.stderr.write(`${line}\n`) };
   let attached: Attached;
   try {
-    attached = await attachOrEmbed({ dataDir: common.dataDir, model: common.model, name: 'agentbar chat' });
+    attached = await attachOrEmbed({ dataDir: common.dataDir, flags: common, name: 'agentbar chat' });
   } catch (error) {
     throw new CliError(`Cannot reach the agent server: ${(error as Error).message}`);
   }

@@ -82,7 +82,18 @@ export async function openSession(client: SyncClient, name: string, options: { f
 
 function describeCall(p: ToolCallPart): string {
   const input = JSON.stringify(p.input);
-  return `${p.toolName}(${input.length > 120 ? `${input.slice(0, 119)}…` : input})`;
+  const call = `${p.toolName}(${input.length > 120 ? `${input.slice(0, 119)}…` : input})`;
+  // An agent that reports its own tools (ACP) gives them a title and the files they touch.
+  const files = p.locations?.length ? ` on ${p.locations.map((l) => l.path).join(', ')}` : '';
+  return p.title ? `${p.title}: ${call}${files}` : `${call}${files}`;
+}
+
+const PLAN_MARKS = { pending: '○', in_progress: '◐', completed: '✓' } as const;
+
+/** An agent's plan on one line: `[plan 1/2: ✓ Read the page · ◐ Edit the file]`. */
+function describePlan(plan: NonNullable<AssistantMessage['plan']>): string {
+  const done = plan.filter((e) => e.status === 'completed').length;
+  return `[plan ${done}/${plan.length}: ${plan.map((e) => `${PLAN_MARKS[e.status]} ${e.content}`).join(' · ')}]`;
 }
 
 /**
@@ -106,6 +117,7 @@ export async function runTurn(client: SyncClient, options: { chatId: string; age
   }
   const printed = new Map<string, number>();
   const toolStates = new Map<string, string>();
+  let lastPlan = '';
   let lastMessage: string | null = null;
   return new Promise<TurnResult>((resolve) => {
     const check = () => {
@@ -123,6 +135,11 @@ export async function runTurn(client: SyncClient, options: { chatId: string; age
         printed.set(m.id, 1);
         lastMessage = m.id;
         last = m;
+        if (m.plan) {
+          const plan = describePlan(m.plan);
+          if (plan !== lastPlan) out.note(plan);
+          lastPlan = plan;
+        }
         m.content.forEach((p, k) => {
           if (p.type === 'text') {
             const key = `${m.id}/${k}`;

@@ -106,6 +106,32 @@ describe('with no server running (the command starts its own)', () => {
     expect(refused.stdout).toContain('Understood, I will not read the page');
   }, 30_000);
 
+  it('talks to an ACP agent given with --acp, approves its permission request with --yes, and leaves no process behind', async () => {
+    const dir = await h.tmpDir();
+    const cwd = await h.tmpDir();
+    // The folder on the command line marks this test's agent processes among other tests' ones.
+    const acp = ['--acp', `node ${path.join(ROOT, 'test-support', 'scripted-acp-agent.mjs')} ${cwd}`, '--acp-id', 'acp/scripted', '--cwd', cwd];
+    const agents = JSON.parse((await agentbar(['agents', '--json', '--data-dir', dir, ...acp])).stdout) as AgentInfo[];
+    expect(agents.map((a) => a.id)).toEqual(['acp/scripted', 'demo/guide', 'demo/historian', 'demo/planner']);
+    const hello = await agentbar(['chat', '-a', 'acp/scripted', '-m', 'hello', '--data-dir', dir, ...acp]);
+    expect(hello.code).toBe(0);
+    expect(hello.stdout).toContain('Hello from the scripted agent.');
+    const edit = await agentbar(['chat', '-a', 'acp/scripted', '-m', 'edit', '--yes', '--data-dir', dir, ...acp]);
+    expect(edit.code).toBe(0);
+    expect(edit.stdout).toContain('Edited.');
+    const shown = edit.stdout + edit.stderr;
+    expect(shown).toMatch(/\[tool Edit notes\.txt: edit\(\{"path":"notes\.txt","text":"new line"\}\) on \S*notes\.txt: awaiting-approval\]/);
+    expect(shown).toContain('[plan 2/2: ✓ Read the page · ✓ Edit the file]');
+    const refused = await agentbar(['chat', '-a', 'acp/scripted', '-m', 'edit', '--data-dir', dir, ...acp]);
+    expect(refused.stderr).toMatch(/Rejected edit: no terminal to ask for approval/);
+    expect(refused.stdout).toContain('Left it alone.');
+    const bad = await agentbar(['chat', '-a', 'acp/scripted', '-m', 'hi', '--data-dir', dir, '--acp-id', 'x/y']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--acp-id names the --acp before it');
+    const { execSync } = await import('node:child_process');
+    expect(execSync('ps -eo args').toString()).not.toContain(`scripted-acp-agent.mjs ${cwd}`);
+  }, 60_000);
+
   it('sessions lists chats, deletes one by name, and --new starts a session afresh', async () => {
     const dir = await h.tmpDir();
     await agentbar(['chat', '-a', 'demo/guide', '-m', 'help', '--session', 'work', '--data-dir', dir]);

@@ -4,7 +4,7 @@
  * running and the command starts one of its own).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { defaultModelAgentId, UsageError, type ModelArgs } from '../cli-args.ts';
+import { collectAcpArgs, defaultModelAgentId, UsageError, type AcpArgs, type ModelArgs } from '../cli-args.ts';
 import { defaultDataDir } from '../server.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -19,18 +19,23 @@ const COMMON: Options = {
   system: { type: 'string' },
   'skills-dir': { type: 'string' },
   'reload-skills-each-task': { type: 'boolean' },
+  acp: { type: 'string', multiple: true },
+  'acp-id': { type: 'string', multiple: true },
+  cwd: { type: 'string' },
 };
 
 export const COMMON_HELP = `  --data-dir <dir>      Where chats live (default $AGENTBAR_DATA_DIR or ~/.agentbar)
   -h, --help            Show this help
 With no server running on that folder, the command starts one of its own for as long as it runs,
-with the demo agents and, given the model flags of \`agentbar serve\` (--model, --base-url, …), a
-model agent.`;
+with the demo agents and, given the flags of \`agentbar serve\` (--model, --base-url, …, --acp,
+--acp-id, --cwd), a model agent and your ACP agents.`;
 
 export interface CommonArgs {
   dataDir: string;
   help: boolean;
   model: ModelArgs | null;
+  acp: AcpArgs[];
+  cwd: string | undefined;
 }
 
 /**
@@ -40,7 +45,7 @@ export interface CommonArgs {
 export function parseCommandArgs<T extends Options>(argv: string[], options: T): { values: Record<string, string | boolean | undefined>; common: CommonArgs } {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals: false, strict: true });
+    parsed = parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals: false, strict: true, tokens: true });
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unexpected argument/, 'Unexpected argument');
     throw new UsageError(message);
@@ -59,5 +64,9 @@ export function parseCommandArgs<T extends Options>(argv: string[], options: T):
       reloadSkillsEachTask: v['reload-skills-each-task'] === true,
     };
   }
-  return { values: v, common: { dataDir: typeof v['data-dir'] === 'string' ? v['data-dir'] : defaultDataDir(), help: v.help === true, model } };
+  const acpFlags = parsed.tokens.flatMap((t) => (t.kind === 'option' && (t.name === 'acp' || t.name === 'acp-id') && t.value !== undefined ? [{ flag: t.name as 'acp' | 'acp-id', value: t.value }] : []));
+  const acp = collectAcpArgs(acpFlags);
+  const cwd = typeof v.cwd === 'string' ? v.cwd : undefined;
+  if (cwd !== undefined && acp.length === 0) throw new UsageError('--cwd is the folder of the --acp agents: it needs --acp');
+  return { values: v, common: { dataDir: typeof v['data-dir'] === 'string' ? v['data-dir'] : defaultDataDir(), help: v.help === true, model, acp, cwd } };
 }

@@ -37,7 +37,7 @@ export async function runSessions(argv: string[]): Promise<number> {
     console.log(SESSIONS_USAGE);
     return 0;
   }
-  const session = await attachOrEmbed({ dataDir: common.dataDir, model: common.model, name: 'agentbar sessions' });
+  const session = await attachOrEmbed({ dataDir: common.dataDir, flags: common, name: 'agentbar sessions' });
   try {
     const { client } = session;
     if (typeof values.delete === 'string') {

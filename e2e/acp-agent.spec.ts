@@ -1,0 +1,59 @@
+/**
+ * Your own coding agent in the toolbar: `agentbar serve --acp …` with a scripted ACP agent run as a
+ * real child process. The user approves its permission request in the toolbar, sees its tool calls,
+ * diff and plan, and the agent reads the elements the user picked through the page tools' MCP server.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DemoServer } from './demo-server.ts';
+import { expect, snap, test, Toolbar } from './fixtures.ts';
+
+const SCRIPT = fileURLToPath(new URL('../test-support/scripted-acp-agent.mjs', import.meta.url));
+
+test('works with an ACP coding agent: approves its edit, and it reads the picked elements over MCP', async ({ page }, testInfo) => {
+  const cwd = await mkdtemp(path.join(os.tmpdir(), 'agentbar-e2e-acp-'));
+  let server: DemoServer | null = null;
+  try {
+    server = await DemoServer.start({ args: ['--acp', `node ${SCRIPT}`, '--acp-id', 'acp/scripted', '--cwd', cwd] });
+    const toolbar = new Toolbar(page, server);
+    await toolbar.start();
+    await toolbar.newChat();
+    // The user's own agent comes first, so a new chat talks to it.
+    await expect(toolbar.agentSelect).toHaveValue('acp/scripted');
+
+    await toolbar.send('edit');
+    const read = toolbar.log.getByRole('group', { name: 'Tool call Read notes.txt' });
+    await expect(read.locator('.ab-s-done')).toHaveText('done');
+    await expect(read.getByRole('list', { name: 'Files' })).toHaveText(path.join(cwd, 'notes.txt'));
+    const edit = toolbar.log.getByRole('group', { name: 'Tool call Edit notes.txt' });
+    await expect(edit.getByRole('button', { name: 'Approve', exact: true })).toBeVisible();
+    await expect(edit.getByRole('button', { name: 'Always allow' })).toBeVisible();
+    await expect(toolbar.log.getByRole('group', { name: 'Plan, 1 of 2 done' })).toBeVisible();
+    await snap(page, testInfo, 'acp-permission');
+
+    await edit.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(edit.locator('.ab-s-done')).toHaveText('done');
+    const diff = edit.getByRole('group', { name: `Changes to ${path.join(cwd, 'notes.txt')}` });
+    await expect(diff.locator('.ab-diff-del')).toHaveText('- old line');
+    await expect(diff.locator('.ab-diff-add')).toHaveText('+ new line');
+    await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Edited.');
+    await expect(toolbar.log.getByRole('group', { name: 'Plan, 2 of 2 done' })).toBeVisible();
+    // Focus stays in the toolbar after answering, never lost to the page.
+    await snap(page, testInfo, 'acp-edited');
+
+    await toolbar.pickButton.click();
+    await page.locator('#page-title').click();
+    await page.keyboard.press('Escape');
+    await expect(toolbar.panel.getByRole('button', { name: 'Remove h1#page-title' })).toBeVisible();
+    await toolbar.send('page');
+    await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('The page says:');
+    await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('#page-title');
+    await expect(toolbar.log.getByRole('group', { name: 'Tool call Look at the picked elements' }).locator('.ab-s-done')).toHaveText('done');
+    await snap(page, testInfo, 'acp-page-tools');
+  } finally {
+    await server?.dispose();
+    await rm(cwd, { recursive: true, force: true });
+  }
+});

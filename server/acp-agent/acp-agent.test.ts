@@ -1,0 +1,267 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { AssistantMessage, Message } from '../../shared/schemas.ts';
+import { userMessage, type TestClient } from '../../test-support/test-client.ts';
+import { activeMessages, lastMessage, settle, textOf, toolCallsOf, useHarness, waitUntil, type TestServer } from '../../test-support/test-server.ts';
+import { createAcpAgent, deriveAcpId } from './create-acp-agent.ts';
+
+const SCRIPT = fileURLToPath(new URL('../../test-support/scripted-acp-agent.mjs', import.meta.url));
+const h = useHarness();
+
+interface Received {
+  kind: string;
+  pid: number;
+  data: any;
+}
+
+interface Setup {
+  server: TestServer;
+  client: TestClient;
+  chatId: string;
+  cwd: string;
+  received: () => Received[];
+}
+
+async function setup(options: { env?: Record<string, string>; dataDir?: string; cwd?: string; logFile?: string } = {}): Promise<Setup> {
+  const cwd = options.cwd ?? (await h.tmpDir());
+  const logFile = options.logFile ?? path.join(await h.tmpDir(), 'acp.log');
+  const agent = createAcpAgent({ id: 'acp/scripted', command: process.execPath, args: [SCRIPT], cwd, env: { ...process.env, ACP_SCRIPT_LOG: logFile, ...options.env } });
+  const server = await h.start({ agents: [agent], ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+  const client = await h.connect(server, { kind: 'cli' });
+  const { chatId } = await client.ok('chat.create', {});
+  const received = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Received) : []);
+  return { server, client, chatId, cwd, received };
+}
+
+async function send(s: Setup, text: string, extra: Record<string, unknown> = {}): Promise<void> {
+  await s.client.ok('message.send', userMessage(s.chatId, text, extra));
+}
+
+async function reply(s: Setup): Promise<AssistantMessage> {
+  await s.client.waitFor(() => s.client.state?.run === null && lastMessage(s.client.state)?.role === 'assistant', 20_000, 'the reply to end');
+  return lastMessage(s.client.state) as AssistantMessage;
+}
+
+function assistantText(messages: Message[]): string {
+  return messages.filter((m) => m.role === 'assistant').map(textOf).join('');
+}
+
+describe('an ACP agent in agentbar', () => {
+  it('streams text and thoughts, and sends the page context with the prompt', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    const browser = { url: 'http://localhost:5173/cart', title: 'Cart', viewport: { width: 1280, height: 720 }, devicePixelRatio: 1, userAgent: 'test', locale: 'en' };
+    const element = { tagName: 'button', xpath: '/html/body/button', selector: '#buy', attributes: { id: 'buy' }, textContent: 'Buy now', boundingClientRect: { x: 1, y: 2, width: 3, height: 4 } };
+    await send(s, 'hello', { metadata: { source: 'toolbar', browser, selectedElements: [element] } });
+    const message = await reply(s);
+    expect(message.status).toBe('done');
+    expect(message.agent).toBe('acp/scripted');
+    expect(message.content).toEqual([
+      { type: 'reasoning', text: 'The user greets me.' },
+      { type: 'text', text: 'Hello from the scripted agent.' },
+    ]);
+    const init = s.received().find((r) => r.kind === 'initialize')!.data;
+    expect(init.clientCapabilities).toMatchObject({ fs: { readTextFile: true, writeTextFile: true }, terminal: false });
+    expect(s.received().find((r) => r.kind === 'session/new')!.data.cwd).toBe(s.cwd);
+    const prompt = s.received().find((r) => r.kind === 'session/prompt')!.data.prompt;
+    expect(prompt[0]).toEqual({ type: 'text', text: 'hello' });
+    expect(prompt[1].text).toMatch(/^Context from agentbar/);
+    const context = JSON.parse(prompt[1].text.split('\n')[1]);
+    expect(context.page).toEqual({ url: browser.url, title: 'Cart', viewport: browser.viewport });
+    expect(context.selectedElements[0]).toMatchObject({ tagName: 'button', selector: '#buy', textContent: 'Buy now' });
+  });
+
+  it('shows tool calls as they go, a plan, and asks the user; Approve picks "allow once"', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    const watcher = await h.connect(s.server, { kind: 'other' });
+    await send(s, 'edit');
+    await s.client.waitFor(() => toolCallsOf(s.client.state).some((c) => c.state === 'awaiting-approval'), 20_000, 'the permission request');
+    const [read, edit] = toolCallsOf(s.client.state);
+    expect(read).toMatchObject({ toolName: 'read', title: 'Read notes.txt', kind: 'read', runtime: 'cli', state: 'done', locations: [{ path: path.join(s.cwd, 'notes.txt') }] });
+    expect(edit).toMatchObject({ toolName: 'edit', title: 'Edit notes.txt', kind: 'edit', requiresApproval: true, alwaysOffered: true, input: { path: 'notes.txt', text: 'new line' } });
+    const readResult = activeMessages(s.client.state).find((m) => m.role === 'tool')!;
+    expect(readResult.content[0]).toMatchObject({ toolCallId: read!.toolCallId, output: 'old line', isError: false });
+    await s.client.ok('tool.approve', { chatId: s.chatId, toolCallId: edit!.toolCallId, approved: true });
+    const last = await reply(s);
+    expect(last.status).toBe('done');
+    await settle(s.server, s.client, watcher);
+    const after = toolCallsOf(watcher.state)[1]!;
+    expect(after).toMatchObject({ state: 'done', display: [{ type: 'diff', path: path.join(s.cwd, 'notes.txt'), oldText: 'old line', newText: 'new line' }] });
+    expect(assistantText(activeMessages(watcher.state))).toBe('I will edit notes.txt. Edited.');
+    const withPlan = activeMessages(watcher.state).filter((m): m is AssistantMessage => m.role === 'assistant' && m.plan !== undefined);
+    expect(withPlan).toHaveLength(1);
+    expect(withPlan[0]!.plan).toEqual([
+      { content: 'Read the page', priority: 'high', status: 'completed' },
+      { content: 'Edit the file', priority: 'medium', status: 'completed' },
+    ]);
+    expect(s.received().find((r) => r.kind === 'permission')!.data).toEqual({ outcome: { outcome: 'selected', optionId: 'yes' } });
+  });
+
+  it('gives a rejection, with its reason, as "reject once"; the call ends denied and the agent goes on', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'edit');
+    await s.client.waitFor(() => toolCallsOf(s.client.state).some((c) => c.state === 'awaiting-approval'), 20_000, 'the permission request');
+    const edit = toolCallsOf(s.client.state)[1]!;
+    await s.client.ok('tool.approve', { chatId: s.chatId, toolCallId: edit.toolCallId, approved: false, reason: 'wrong file' });
+    const last = await reply(s);
+    expect(last.status).toBe('done');
+    expect(textOf(last)).toBe('Left it alone.');
+    expect(toolCallsOf(s.client.state)[1]!.state).toBe('denied');
+    expect(s.received().find((r) => r.kind === 'permission')!.data).toEqual({ outcome: { outcome: 'selected', optionId: 'no' }, _meta: { reason: 'wrong file' } });
+  });
+
+  it('picks the "always" option when the user chooses it', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'edit');
+    await s.client.waitFor(() => toolCallsOf(s.client.state).some((c) => c.state === 'awaiting-approval'), 20_000, 'the permission request');
+    await s.client.ok('tool.approve', { chatId: s.chatId, toolCallId: toolCallsOf(s.client.state)[1]!.toolCallId, approved: true, always: true });
+    await reply(s);
+    expect(s.received().find((r) => r.kind === 'permission')!.data).toEqual({ outcome: { outcome: 'selected', optionId: 'always' } });
+  });
+
+  it('sends session/cancel on Stop, ends the message stopped, and the chat goes on in the same session', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'long');
+    await s.client.waitFor(() => textOf(lastMessage(s.client.state)).includes('tick 2'), 20_000, 'a few ticks');
+    await s.client.ok('run.stop', { chatId: s.chatId });
+    const stopped = await reply(s);
+    expect(stopped.status).toBe('stopped');
+    await waitUntil(() => s.received().some((r) => r.kind === 'session/cancel'), 'the cancel notification', 10_000);
+    const ticks = textOf(stopped);
+    await send(s, 'hello');
+    const next = await reply(s);
+    expect(textOf(next)).toBe('Hello from the scripted agent.');
+    expect(s.received().filter((r) => r.kind === 'session/new')).toHaveLength(1);
+    // Nothing the cancelled turn wrote after Stop landed in the stopped message.
+    expect(textOf(activeMessages(s.client.state).find((m) => m.id === stopped.id))).toBe(ticks);
+  });
+
+  it('fails the message with the exit code and stderr when the agent crashes, and starts it again on the next message', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'crash');
+    const failed = await reply(s);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toMatch(/The agent process exited with code 3\. Its last output: .*fatal: the scripted agent crashed on purpose/);
+    expect(textOf(failed)).toBe('About to fall over. ');
+    await send(s, 'hello');
+    expect(textOf(await reply(s))).toBe('Hello from the scripted agent.');
+    const pids = new Set(s.received().filter((r) => r.kind === 'start').map((r) => r.pid));
+    expect(pids.size).toBe(2);
+  });
+
+  it('stops an agent that writes garbage on stdout and says so', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'garbage');
+    const failed = await reply(s);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toMatch(/^The agent wrote something that is not ACP to stdout \("this is not json"\), so agentbar stopped it\. Its last output: warning: printing to stdout by mistake/);
+    await send(s, 'hello');
+    expect(textOf(await reply(s))).toBe('Hello from the scripted agent.');
+  });
+
+  it('ends a refused turn failed with a readable reason', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'refuse');
+    const failed = await reply(s);
+    expect(failed).toMatchObject({ status: 'failed', error: 'The agent refused to go on with this request' });
+  });
+
+  it('lets the agent read and write text files inside the working folder only', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await writeFile(path.join(s.cwd, 'inside.txt'), 'inside text');
+    const outside = path.join(await h.tmpDir(), 'secret.txt');
+    await writeFile(outside, 'secret');
+    await send(s, `read ${path.join(s.cwd, 'inside.txt')}`);
+    expect(textOf(await reply(s))).toBe('File says: inside text');
+    await send(s, `read ${outside}`);
+    expect(textOf(await reply(s))).toMatch(/^Could not read: .*outside the working folder/);
+    await send(s, `read ${path.join(s.cwd, '..', path.basename(path.dirname(outside)), 'secret.txt')}`);
+    expect(textOf(await reply(s))).toMatch(/^Could not read: .*outside the working folder/);
+    await send(s, `write ${path.join(s.cwd, 'sub', 'new.txt')}`);
+    expect(textOf(await reply(s))).toBe('Wrote it.');
+    expect(readFileSync(path.join(s.cwd, 'sub', 'new.txt'), 'utf8')).toBe('written by the agent\n');
+    await send(s, `write ${outside}`);
+    expect(textOf(await reply(s))).toMatch(/^Could not write: .*outside the working folder/);
+    expect(readFileSync(outside, 'utf8')).toBe('secret');
+  });
+
+  it('keeps one session per chat', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'hello');
+    await reply(s);
+    await send(s, 'recall');
+    expect(textOf(await reply(s))).toBe('You said before: hello');
+    const { chatId: second } = await s.client.ok('chat.create', {});
+    await s.client.ok('message.send', userMessage(second, 'recall'));
+    await s.client.waitFor(() => s.client.state?.run === null && lastMessage(s.client.state)?.role === 'assistant', 20_000, 'the reply');
+    expect(textOf(lastMessage(s.client.state))).toBe('You said before: nothing');
+    expect(s.received().filter((r) => r.kind === 'session/new')).toHaveLength(2);
+  });
+
+  it('continues the session after a restart when the agent can load it', { timeout: 30_000 }, async () => {
+    const dataDir = await h.tmpDir();
+    const state = await h.tmpDir();
+    const cwd = await h.tmpDir();
+    const logFile = path.join(await h.tmpDir(), 'acp.log');
+    const env = { ACP_SCRIPT_STATE: state, ACP_SCRIPT_LOAD: '1' };
+    const first = await setup({ env, dataDir, cwd, logFile });
+    await send(first, 'hello');
+    await reply(first);
+    await first.server.close();
+    const second = await setup({ env, dataDir, cwd, logFile });
+    await second.client.ok('chat.switch', { chatId: first.chatId });
+    await second.client.ok('message.send', userMessage(first.chatId, 'recall'));
+    await second.client.waitFor(() => second.client.state?.run === null && textOf(lastMessage(second.client.state)).startsWith('You said'), 20_000, 'the reply');
+    expect(textOf(lastMessage(second.client.state))).toBe('You said before: hello');
+    const loads = second.received().filter((r) => r.kind === 'session/load');
+    expect(loads).toHaveLength(1);
+    const firstPid = first.received().find((r) => r.kind === 'session/new')!.pid;
+    expect(loads[0]!.data.sessionId).toBe(`sess_${firstPid}_1`);
+    expect(second.received().filter((r) => r.kind === 'session/new')).toHaveLength(1);
+    // The replayed history was not shown again.
+    expect(activeMessages(second.client.state).filter((m) => textOf(m).includes('replayed'))).toEqual([]);
+  });
+
+  it('starts a new session with the chat so far when the agent cannot load the old one', { timeout: 30_000 }, async () => {
+    const dataDir = await h.tmpDir();
+    const cwd = await h.tmpDir();
+    const logFile = path.join(await h.tmpDir(), 'acp.log');
+    const first = await setup({ dataDir, cwd, logFile });
+    await send(first, 'hello');
+    await reply(first);
+    await first.server.close();
+    const second = await setup({ dataDir, cwd, logFile });
+    await second.client.ok('chat.switch', { chatId: first.chatId });
+    await second.client.ok('message.send', userMessage(first.chatId, 'echo'));
+    await second.client.waitFor(() => second.client.state?.run === null && textOf(lastMessage(second.client.state)).startsWith('Received'), 20_000, 'the reply');
+    const prompts = second.received().filter((r) => r.kind === 'session/prompt');
+    const lastPrompt = prompts[prompts.length - 1]!.data.prompt;
+    expect(lastPrompt[0].text).toMatch(/^This conversation started before/);
+    expect(lastPrompt[0].text).toContain('User: hello');
+    expect(lastPrompt[0].text).toContain('acp/scripted: Hello from the scripted agent.');
+    expect(lastPrompt[1]).toEqual({ type: 'text', text: 'echo' });
+  });
+
+  it('fails the message with a clear error when the command cannot start, and keeps serving', { timeout: 30_000 }, async () => {
+    const agent = createAcpAgent({ id: 'acp/missing', command: '/nonexistent/agent-binary', cwd: await h.tmpDir() });
+    const server = await h.start({ agents: [agent] });
+    const client = await h.connect(server, { kind: 'cli' });
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'hello'));
+    await client.waitFor(() => client.state?.run === null && lastMessage(client.state)?.role === 'assistant', 10_000, 'the failure');
+    expect(lastMessage(client.state)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^Cannot start \/nonexistent\/agent-binary: .*ENOENT/) });
+    await client.ok('chat.create', {});
+  });
+});
+
+describe('deriveAcpId', () => {
+  it('names the agent after its program or package', () => {
+    expect(deriveAcpId('npx', ['@zed-industries/claude-code-acp'])).toBe('acp/claude-code');
+    expect(deriveAcpId('npx', ['-y', '@zed-industries/claude-code-acp@latest'])).toBe('acp/claude-code');
+    expect(deriveAcpId('gemini', ['--experimental-acp'])).toBe('acp/gemini');
+    expect(deriveAcpId('/usr/local/bin/goose', ['acp'])).toBe('acp/goose');
+    expect(deriveAcpId('node', ['./agents/my-agent.mjs'])).toBe('acp/my-agent');
+  });
+});

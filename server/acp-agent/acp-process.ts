@@ -1,0 +1,246 @@
+/**
+ * One ACP agent process: started on first use, spoken to over stdio as an ACP client (the SDK's
+ * `client()` and `ndJsonStream`), started again on the next use after it dies. Its stdout must be
+ * ACP: a line that is not JSON stops it (a turn would otherwise wait forever). The last lines of its
+ * stderr are kept to explain a failure. Updates and permission requests are routed by session to
+ * whichever turn is listening.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import {
+  client,
+  methods,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  RequestError,
+  type ClientConnection,
+  type ClientContext,
+  type InitializeResponse,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionUpdate,
+} from '@agentclientprotocol/sdk';
+import { readTextInside, writeTextInside } from './fs-access.ts';
+
+/** What a turn in progress listens to. */
+export interface SessionSink {
+  update(update: SessionUpdate): void;
+  requestPermission(request: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
+}
+
+export interface AcpProcessOptions {
+  command: string;
+  args: readonly string[];
+  /** The agent's working folder: its sessions start there and file access stays inside it. */
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** How long starting and `initialize` may take. */
+  startTimeoutMs?: number;
+  log?: (level: 'info' | 'warn', message: string) => void;
+}
+
+/** Stderr kept to explain a failure. */
+const STDERR_TAIL_CHARS = 2_000;
+/** One ACP message; the SDK's own limit. */
+const MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+export interface AcpSession {
+  agent: ClientContext;
+  init: InitializeResponse;
+  /** Sessions this process knows (created or loaded since it started). */
+  known: Set<string>;
+}
+
+export class AcpProcess {
+  private child: ChildProcess | null = null;
+  private connection: ClientConnection | null = null;
+  private starting: Promise<AcpSession> | null = null;
+  private stderrTail = '';
+  private garbage: string | null = null;
+  private exited: Promise<number | null> | null = null;
+  private exitCode: number | null | undefined = undefined;
+  private readonly sinks = new Map<string, SessionSink>();
+
+  constructor(private readonly o: AcpProcessOptions) {}
+
+  /**
+   * The running process, initialized; starts it (again) when needed.
+   *
+   * @example const { agent, init } = await acp.ensure();
+   */
+  ensure(): Promise<AcpSession> {
+    if (!this.starting) {
+      this.starting = this.start();
+      this.starting.catch(() => (this.starting = null));
+    }
+    return this.starting;
+  }
+
+  /** Routes a session's updates and permission requests to a turn (null: nobody listens). */
+  listen(sessionId: string, sink: SessionSink | null): void {
+    if (sink) this.sinks.set(sessionId, sink);
+    else this.sinks.delete(sessionId);
+  }
+
+  /** Why the process is gone, for the user: its exit, garbage it wrote, and its last stderr. */
+  async describeFailure(error: unknown): Promise<string> {
+    // The exit code comes after stdout closes: wait a moment for it.
+    if (this.exited && this.exitCode === undefined) await Promise.race([this.exited, new Promise((r) => setTimeout(r, 2000).unref())]);
+    const tail = this.stderrTail.trim() ? ` Its last output: ${this.stderrTail.trim().split('\n').slice(-5).join(' | ')}` : '';
+    if (this.garbage !== null) return `The agent wrote something that is not ACP to stdout ("${this.garbage.slice(0, 120)}"), so agentbar stopped it.${tail}`;
+    if (this.exitCode !== undefined) return `The agent process exited${this.exitCode === null ? '' : ` with code ${this.exitCode}`}.${tail}`;
+    const message = error instanceof Error ? error.message : String(error);
+    return `The agent failed: ${message}.${tail}`;
+  }
+
+  /** Whether the process is running now. */
+  get running(): boolean {
+    return this.child !== null && this.exitCode === undefined;
+  }
+
+  /** Stops the process (server shutdown); waits for it to exit. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || this.exitCode !== undefined) return;
+    this.connection?.close();
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    killer.unref();
+    await this.exited;
+    clearTimeout(killer);
+  }
+
+  private async start(): Promise<AcpSession> {
+    this.stderrTail = '';
+    this.garbage = null;
+    this.exitCode = undefined;
+    const child = spawn(this.o.command, [...this.o.args], { cwd: this.o.cwd, env: this.o.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = child;
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code) => {
+        if (this.child === child) this.exitCode = code;
+        resolve(code);
+      });
+      child.once('error', () => resolve(null));
+    });
+    const spawned = new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (error) => reject(new Error(`Cannot start ${this.o.command}: ${error.message}`)));
+    });
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+    });
+    child.stdin!.on('error', () => {});
+    void this.exited.then(() => {
+      if (this.child !== child) return;
+      this.starting = null;
+      this.connection?.close(new Error('The agent process exited'));
+      this.connection = null;
+    });
+    await spawned;
+
+    const stdout = checkLines(Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>, (line) => {
+      this.garbage = line;
+      child.kill('SIGKILL');
+    });
+    const stream = ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, stdout);
+    const root = this.o.cwd;
+    const app = client({ name: 'agentbar' })
+      .onNotification(methods.client.session.update, ({ params }) => {
+        this.sinks.get(params.sessionId)?.update(params.update);
+      })
+      .onRequest(methods.client.session.requestPermission, async ({ params, signal }) => {
+        const sink = this.sinks.get(params.sessionId);
+        // Nobody is there to ask (no turn in progress): the honest answer is "cancelled".
+        if (!sink) return { outcome: { outcome: 'cancelled' } };
+        return sink.requestPermission(params, signal);
+      })
+      .onRequest(methods.client.fs.readTextFile, ({ params }) => readTextInside(root, params).catch(toRequestError))
+      .onRequest(methods.client.fs.writeTextFile, ({ params }) => writeTextInside(root, params).catch(toRequestError));
+    const connection = app.connect(stream);
+    this.connection = connection;
+    const init = await withTimeout(
+      connection.agent.request(methods.agent.initialize, {
+        protocolVersion: PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+        clientInfo: { name: 'agentbar', version: '0.1.0' },
+      }),
+      this.o.startTimeoutMs ?? 60_000,
+      `${this.o.command} did not answer initialize`,
+    ).catch(async (error) => {
+      child.kill('SIGKILL');
+      throw new Error(await this.describeFailure(error));
+    });
+    this.o.log?.('info', `started ${this.o.command} (pid ${child.pid}), ACP v${init.protocolVersion}`);
+    return { agent: connection.agent, init, known: new Set() };
+  }
+}
+
+/** The agent sees why a file request failed (the SDK would send a bare "Internal error"). */
+function toRequestError(error: unknown): never {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  throw new RequestError(code === 'ENOENT' ? -32002 : -32602, message);
+}
+
+/** Rejects with `message` when `promise` takes longer than `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout>;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${message} within ${Math.round(ms / 1000)} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Passes stdout through line by line, and calls `onGarbage` (then ends) at the first non-empty line
+ * that is not a JSON object or is over the size limit: an agent that prints anything else on stdout
+ * is broken, and the SDK alone would skip the line and leave the turn waiting.
+ */
+function checkLines(input: ReadableStream<Uint8Array>, onGarbage: (line: string) => void): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let buffered = '';
+  let broken = false;
+  const check = (line: string, controller: TransformStreamDefaultController<Uint8Array>) => {
+    const trimmed = line.trim();
+    if (!trimmed) return;
+    let ok = false;
+    try {
+      const value = JSON.parse(trimmed) as unknown;
+      ok = typeof value === 'object' && value !== null && !Array.isArray(value);
+    } catch {
+      ok = false;
+    }
+    if (!ok) {
+      broken = true;
+      onGarbage(trimmed);
+      controller.terminate();
+      return;
+    }
+    controller.enqueue(encoder.encode(trimmed + '\n'));
+  };
+  return input.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (broken) return;
+        buffered += decoder.decode(chunk, { stream: true });
+        let newline: number;
+        while (!broken && (newline = buffered.indexOf('\n')) >= 0) {
+          const line = buffered.slice(0, newline);
+          buffered = buffered.slice(newline + 1);
+          check(line, controller);
+        }
+        if (!broken && buffered.length > MAX_LINE_BYTES) {
+          broken = true;
+          onGarbage(`${buffered.slice(0, 120)}… (a line over ${MAX_LINE_BYTES} bytes)`);
+          controller.terminate();
+        }
+      },
+      flush(controller) {
+        if (!broken && buffered) check(buffered, controller);
+      },
+    }),
+  );
+}

@@ -1,0 +1,291 @@
+/**
+ * An agentbar agent backed by any coding agent that speaks ACP (Claude Code through its ACP
+ * adapter, Gemini CLI, …): one ACP session per chat, the user's message and page context as the
+ * prompt, the agent's text, thoughts, tool calls, plan and permission requests streamed into the
+ * reply, Stop as `session/cancel`.
+ */
+import path from 'node:path';
+import { methods, type ClientContext, type McpServer, type NewSessionResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type ToolCall, type ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { LIMITS } from '../../shared/limits.ts';
+import type { AgentDefinition, RunContext, ToolCallHandle } from '../agent.ts';
+import { describeError } from '../describe-error.ts';
+import { AcpProcess, withTimeout } from './acp-process.ts';
+import { deriveAcpId } from './derive-acp-id.ts';
+
+export { deriveAcpId };
+import { buildAcpPrompt, chooseOption, describeHistory, textOfContent, toDisplay, toInput, toLocations, toPlan } from './map-acp.ts';
+
+export interface AcpAgentOptions {
+  /** The command that starts the agent, and its arguments. */
+  command: string;
+  args?: readonly string[];
+  /** Agent id; by default derived from the command (`acp/claude-code`). */
+  id?: string;
+  description?: string;
+  /** Where sessions start and the only folder the agent may read and write through agentbar. */
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** How long starting the process, `initialize` and `session/new` may take (default 60 s). */
+  startTimeoutMs?: number;
+  log?: (level: 'info' | 'warn', message: string) => void;
+}
+
+/** What this agent keeps across restarts: the ACP session of each chat. */
+interface AcpAgentState {
+  sessions: Record<string, string>;
+}
+
+/** How long a new turn waits for the previous (stopped) turn of its session to wind down. */
+const PREVIOUS_TURN_WAIT_MS = 10_000;
+
+/**
+ * An agent that forwards each chat to an ACP coding agent run as a child process.
+ *
+ * @example
+ * const claude = createAcpAgent({ command: 'npx', args: ['@zed-industries/claude-code-acp'], cwd: process.cwd() });
+ * await startServer({ agents: [claude] });
+ */
+export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
+  const args = options.args ?? [];
+  const id = options.id ?? deriveAcpId(options.command, args);
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const log = options.log ?? (() => {});
+  const startTimeoutMs = options.startTimeoutMs ?? 60_000;
+  const acp = new AcpProcess({ command: options.command, args, cwd, ...(options.env ? { env: options.env } : {}), startTimeoutMs, log });
+  /** Turns still winding down, by session: the next prompt waits for them. */
+  const turns = new Map<string, Promise<unknown>>();
+
+  const readState = (ctx: Pick<RunContext, 'state'>): AcpAgentState => {
+    const saved = ctx.state.get<AcpAgentState>();
+    return { sessions: { ...(saved && typeof saved.sessions === 'object' ? saved.sessions : {}) } };
+  };
+
+  /** The session for this chat: the known one, the one the agent can load, or a new one. */
+  async function openSession(ctx: RunContext, agent: ClientContext, known: Set<string>, canLoad: boolean): Promise<{ sessionId: string; history: string | null }> {
+    const state = readState(ctx);
+    const stored = state.sessions[ctx.chatId];
+    const mcpServers: McpServer[] = ctx.pageToolServer ? [{ type: 'http' as const, name: 'agentbar-page', url: ctx.pageToolServer.url, headers: Object.entries(ctx.pageToolServer.headers).map(([name, value]) => ({ name, value })) }] : [];
+    if (stored && known.has(stored)) return { sessionId: stored, history: null };
+    if (stored && canLoad) {
+      try {
+        // The agent replays the conversation as updates while loading: nobody listens, so none of it is shown again.
+        await withTimeout(agent.request(methods.agent.session.load, { sessionId: stored, cwd, mcpServers }), startTimeoutMs, 'The agent did not load its session');
+        known.add(stored);
+        return { sessionId: stored, history: null };
+      } catch (error) {
+        log('warn', `${id} could not load session ${stored}: ${describeError(error)}; starting a new one`);
+      }
+    }
+    const created = await withTimeout<NewSessionResponse>(agent.request(methods.agent.session.new, { cwd, mcpServers }), startTimeoutMs, 'The agent did not start a session');
+    known.add(created.sessionId);
+    delete state.sessions[ctx.chatId];
+    state.sessions[ctx.chatId] = created.sessionId;
+    // Deleted chats leave their sessions behind: the oldest go once there are more than chats can be.
+    const ids = Object.keys(state.sessions);
+    for (const old of ids.slice(0, Math.max(0, ids.length - LIMITS.maxChats))) delete state.sessions[old];
+    ctx.state.set(state);
+    const earlier = ctx.messages.slice(0, -1);
+    return { sessionId: created.sessionId, history: earlier.length > 0 ? describeHistory(earlier) : null };
+  }
+
+  return {
+    id,
+    description: options.description ?? `${[options.command, ...args].join(' ')} over ACP, in ${cwd}`,
+    async run(ctx) {
+      let session;
+      try {
+        session = await acp.ensure();
+      } catch (error) {
+        throw new Error(describeError(error));
+      }
+      const { agent, init, known } = session;
+      const { sessionId, history } = await openSession(ctx, agent, known, init.agentCapabilities?.loadSession === true);
+      const previous = turns.get(sessionId);
+      if (previous) await withTimeout(previous, PREVIOUS_TURN_WAIT_MS, 'The previous turn did not end').catch(() => {});
+      ctx.signal.throwIfAborted();
+
+      const turn = new AcpTurn(ctx);
+      acp.listen(sessionId, turn);
+      const cancel = () => {
+        turn.cancelled = true;
+        void agent.notify(methods.agent.session.cancel, { sessionId }).catch(() => {});
+      };
+      turn.onError = cancel;
+      ctx.signal.addEventListener('abort', cancel, { once: true });
+      const prompt = agent.request(methods.agent.session.prompt, { sessionId, prompt: buildAcpPrompt(ctx.message, init.agentCapabilities?.promptCapabilities, history ?? undefined) });
+      const settled = prompt.then(
+        () => undefined,
+        () => undefined,
+      );
+      turns.set(sessionId, settled);
+      void settled.then(() => {
+        if (turns.get(sessionId) === settled) turns.delete(sessionId);
+        acp.listen(sessionId, null);
+        ctx.signal.removeEventListener('abort', cancel);
+      });
+      let response;
+      try {
+        response = await prompt;
+      } catch (error) {
+        if (ctx.signal.aborted) return;
+        if (turn.error) throw turn.error;
+        throw new Error(await acp.describeFailure(error));
+      }
+      if (turn.error) throw turn.error;
+      switch (response.stopReason) {
+        case 'refusal':
+          throw new Error('The agent refused to go on with this request');
+        case 'max_tokens':
+          throw new Error('The agent stopped: it reached its token limit');
+        case 'max_turn_requests':
+          throw new Error('The agent stopped: it reached its limit of requests for one turn');
+        default:
+          turn.settleOpenCalls();
+      }
+    },
+    dispose: () => acp.stop(),
+  };
+}
+
+/** One prompt turn: writes what the agent reports into the reply, in the order it arrives. */
+class AcpTurn {
+  private readonly calls = new Map<string, { handle: ToolCallHandle; settle: (outcome: { output: unknown } | { error: string }) => void; settled: boolean }>();
+  /** The first write that failed (a full chat, an invalid part): the turn ends with it. */
+  error: Error | null = null;
+  cancelled = false;
+  onError: () => void = () => {};
+
+  constructor(private readonly ctx: RunContext) {}
+
+  update(update: SessionUpdate): void {
+    if (this.error || this.ctx.signal.aborted) return;
+    try {
+      this.apply(update);
+    } catch (error) {
+      if (this.ctx.signal.aborted) return;
+      this.error = error instanceof Error ? error : new Error(String(error));
+      this.onError();
+    }
+  }
+
+  private apply(update: SessionUpdate): void {
+    const { reply } = this.ctx;
+    switch (update.sessionUpdate) {
+      case 'agent_message_chunk':
+        if (update.content.type === 'text') void reply.text(update.content.text).catch((e: unknown) => this.fail(e));
+        else if (update.content.type === 'image') reply.file({ data: `data:${update.content.mimeType};base64,${update.content.data}`, mimeType: update.content.mimeType });
+        return;
+      case 'agent_thought_chunk':
+        if (update.content.type === 'text') void reply.reasoning(update.content.text).catch((e: unknown) => this.fail(e));
+        return;
+      case 'tool_call':
+        if (this.calls.has(update.toolCallId)) this.updateCall(update);
+        else this.startCall(update, false);
+        return;
+      case 'tool_call_update':
+        if (this.calls.has(update.toolCallId)) this.updateCall(update);
+        else this.startCall({ ...update, title: update.title ?? update.toolCallId } as ToolCall, false);
+        return;
+      case 'plan':
+        reply.plan(toPlan(update.entries));
+        return;
+      default:
+        // Commands, modes, usage, session info: nothing a reply shows.
+        return;
+    }
+  }
+
+  private fail(error: unknown): void {
+    if (this.error || this.ctx.signal.aborted) return;
+    this.error = error instanceof Error ? error : new Error(String(error));
+    this.onError();
+  }
+
+  private startCall(call: ToolCall, requiresApproval: boolean, alwaysOffered = false): ToolCallHandle {
+    let settle!: (outcome: { output: unknown } | { error: string }) => void;
+    const outcome = new Promise<unknown>((resolve, reject) => {
+      settle = (o) => ('error' in o ? reject(new Error(o.error)) : resolve(o.output));
+    });
+    const input = toInput(call.rawInput);
+    const handle = this.ctx.startToolCall({
+      name: call.name || call.kind || 'tool',
+      runtime: 'cli',
+      requiresApproval,
+      ...(alwaysOffered ? { alwaysOffered } : {}),
+      ...(input ? { input } : {}),
+      ...(call.title ? { title: call.title } : {}),
+      ...(call.kind ? { kind: call.kind } : {}),
+      ...(call.locations?.length ? { locations: toLocations(call.locations) } : {}),
+      ...(call.content?.length ? { display: toDisplay(call.content) } : {}),
+      execute: () => outcome,
+    });
+    const entry = { handle, settle, settled: false };
+    this.calls.set(call.toolCallId, entry);
+    this.settleIfDone(call.toolCallId, call);
+    return handle;
+  }
+
+  private updateCall(update: ToolCallUpdate): void {
+    const entry = this.calls.get(update.toolCallId)!;
+    const input = toInput(update.rawInput);
+    entry.handle.update({
+      ...(update.title ? { title: update.title } : {}),
+      ...(update.kind ? { kind: update.kind } : {}),
+      ...(update.locations ? { locations: toLocations(update.locations) } : {}),
+      ...(update.content ? { display: toDisplay(update.content) } : {}),
+      ...(input ? { input } : {}),
+    });
+    this.settleIfDone(update.toolCallId, update);
+  }
+
+  private settleIfDone(toolCallId: string, update: ToolCallUpdate): void {
+    const entry = this.calls.get(toolCallId)!;
+    if (entry.settled) return;
+    const text = textOfContent(update.content);
+    if (update.status === 'completed') {
+      entry.settled = true;
+      entry.settle({ output: update.rawOutput ?? text ?? null });
+    } else if (update.status === 'failed') {
+      entry.settled = true;
+      entry.settle({ error: text ?? (update.rawOutput !== undefined ? JSON.stringify(update.rawOutput) : 'The tool call failed') });
+    }
+  }
+
+  /** The turn ended: a call the agent never finished is done, with what it showed. */
+  settleOpenCalls(): void {
+    for (const entry of this.calls.values()) {
+      if (entry.settled) continue;
+      entry.settled = true;
+      entry.settle({ output: null });
+    }
+  }
+
+  async requestPermission(request: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse> {
+    const cancelled: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
+    if (this.ctx.signal.aborted || this.error) return cancelled;
+    const alwaysOffered = request.options.some((o) => o.kind === 'allow_always' || o.kind === 'reject_always');
+    try {
+      const known = this.calls.get(request.toolCall.toolCallId);
+      let handle: ToolCallHandle;
+      if (known) {
+        this.updateCall(request.toolCall);
+        handle = known.handle;
+      } else {
+        handle = this.startCall({ ...request.toolCall, title: request.toolCall.title ?? request.toolCall.toolCallId } as ToolCall, true, alwaysOffered);
+      }
+      const asked = handle.requestApproval({ alwaysOffered });
+      const aborted = new Promise<null>((resolve) => {
+        if (signal.aborted) resolve(null);
+        signal.addEventListener('abort', () => resolve(null), { once: true });
+      });
+      const answer = await Promise.race([asked, aborted]);
+      if (!answer) return cancelled;
+      const response: RequestPermissionResponse = { outcome: chooseOption(request.options, answer) };
+      if (answer.reason) response._meta = { reason: answer.reason };
+      return response;
+    } catch {
+      // The run was stopped or the call already ended: the agent hears "cancelled".
+      return cancelled;
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../shared/limits.ts';
+import type { Message, UserMessage } from '../../shared/schemas.ts';
+import { buildAcpPrompt, chooseOption, describeHistory, MAX_HISTORY_CHARS, toDisplay } from './map-acp.ts';
+import { splitCommand } from './split-command.ts';
+
+const PNG = `data:image/png;base64,${Buffer.from('png-bytes').toString('base64')}`;
+const CSV = `data:text/csv;base64,${Buffer.from('a,b\n1,2\n').toString('base64')}`;
+const ZIP = `data:application/zip;base64,${Buffer.from('zip').toString('base64')}`;
+
+function message(content: UserMessage['content']): UserMessage {
+  return { id: 'm1', role: 'user', content, metadata: { source: 'cli', selectedElements: [] }, createdAt: 1 };
+}
+
+describe('buildAcpPrompt', () => {
+  const attached = message([
+    { type: 'text', text: 'look' },
+    { type: 'image', image: PNG, mimeType: 'image/png' },
+    { type: 'file', data: CSV, mimeType: 'text/csv', filename: 'data.csv' },
+    { type: 'file', data: ZIP, mimeType: 'application/zip', filename: 'a.zip' },
+  ]);
+
+  it('sends images and files as ACP blocks to an agent that takes them', () => {
+    expect(buildAcpPrompt(attached, { image: true, embeddedContext: true })).toEqual([
+      { type: 'text', text: 'look' },
+      { type: 'image', data: Buffer.from('png-bytes').toString('base64'), mimeType: 'image/png' },
+      { type: 'resource', resource: { uri: 'attachment:///data.csv', mimeType: 'text/csv', text: 'a,b\n1,2\n' } },
+      { type: 'resource', resource: { uri: 'attachment:///a.zip', mimeType: 'application/zip', blob: Buffer.from('zip').toString('base64') } },
+    ]);
+  });
+
+  it('tells an agent that takes only text what was attached, with text files inline', () => {
+    expect(buildAcpPrompt(attached, {})).toEqual([
+      { type: 'text', text: 'look' },
+      { type: 'text', text: "[The user attached an image (image/png); this agent does not take images.]" },
+      { type: 'text', text: 'Attached file data.csv:\na,b\n1,2\n' },
+      { type: 'text', text: '[The user attached a.zip (application/zip); this agent does not take files.]' },
+    ]);
+  });
+
+  it('adds no page context when the message has none', () => {
+    expect(buildAcpPrompt(message([{ type: 'text', text: 'hi' }]), undefined)).toEqual([{ type: 'text', text: 'hi' }]);
+  });
+});
+
+describe('describeHistory', () => {
+  it('keeps the newest turns when the chat is long, and skips tool messages and empty turns', () => {
+    const messages: Message[] = [];
+    for (let i = 0; i < 400; i++) {
+      messages.push({ id: `u${i}`, role: 'user', content: [{ type: 'text', text: `question ${i} ${'x'.repeat(100)}` }], metadata: { source: 'cli', selectedElements: [] }, createdAt: i });
+      messages.push({ id: `t${i}`, role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: 'secret-tool-output' }], createdAt: i });
+    }
+    const text = describeHistory(messages)!;
+    expect(text.length).toBeLessThan(MAX_HISTORY_CHARS + 300);
+    expect(text).toContain('User: question 399');
+    expect(text).not.toContain('User: question 0 ');
+    expect(text).not.toContain('secret-tool-output');
+    expect(describeHistory([])).toBeNull();
+  });
+});
+
+describe('chooseOption', () => {
+  const all = [
+    { optionId: 'a1', name: 'Allow', kind: 'allow_once' as const },
+    { optionId: 'aa', name: 'Always', kind: 'allow_always' as const },
+    { optionId: 'r1', name: 'Reject', kind: 'reject_once' as const },
+    { optionId: 'ra', name: 'Never', kind: 'reject_always' as const },
+  ];
+  it('maps each answer to the matching option, falling back to what is offered', () => {
+    expect(chooseOption(all, { approved: true })).toEqual({ outcome: 'selected', optionId: 'a1' });
+    expect(chooseOption(all, { approved: true, always: true })).toEqual({ outcome: 'selected', optionId: 'aa' });
+    expect(chooseOption(all, { approved: false })).toEqual({ outcome: 'selected', optionId: 'r1' });
+    expect(chooseOption(all, { approved: false, always: true })).toEqual({ outcome: 'selected', optionId: 'ra' });
+    expect(chooseOption([all[1]!], { approved: true })).toEqual({ outcome: 'selected', optionId: 'aa' });
+    expect(chooseOption([all[0]!], { approved: false })).toEqual({ outcome: 'cancelled' });
+  });
+});
+
+describe('toDisplay', () => {
+  it('clips long output and keeps at most the display items a part may hold', () => {
+    const long = 'y'.repeat(LIMITS.maxToolDisplayChars + 10);
+    const items = toDisplay(Array.from({ length: 30 }, () => ({ type: 'content' as const, content: { type: 'text' as const, text: long } })));
+    expect(items).toHaveLength(LIMITS.maxToolDisplayItems);
+    expect(items[0]!.type === 'text' && items[0]!.text.length).toBeLessThanOrEqual(LIMITS.maxToolDisplayChars);
+    expect(toDisplay([{ type: 'diff', path: '/a', newText: 'n' }])).toEqual([{ type: 'diff', path: '/a', oldText: null, newText: 'n' }]);
+  });
+});
+
+describe('splitCommand', () => {
+  it('splits like a POSIX shell, expanding nothing', () => {
+    expect(splitCommand(`npx  @zed-industries/claude-code-acp`)).toEqual(['npx', '@zed-industries/claude-code-acp']);
+    expect(splitCommand(`gemini --model "gemini 2.5" --x='a b' $HOME`)).toEqual(['gemini', '--model', 'gemini 2.5', '--x=a b', '$HOME']);
+    expect(splitCommand(String.raw`a\ b "c\"d" ''`)).toEqual(['a b', 'c"d', '']);
+    expect(() => splitCommand(`"open`)).toThrow('Unclosed " quote');
+    expect(() => splitCommand('  ')).toThrow('The command is empty');
+  });
+});

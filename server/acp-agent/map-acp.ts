@@ -1,0 +1,153 @@
+/**
+ * Pure translations between agentbar's messages and ACP's: the user's message (text, images,
+ * files, page context) into prompt blocks; an ACP tool call's content, files and plan into what
+ * agentbar shows; the user's Approve / Reject into one of the options the agent offered.
+ */
+import type { ContentBlock, PermissionOption, PlanEntry as AcpPlanEntry, PromptCapabilities, RequestPermissionOutcome, ToolCallContent, ToolCallLocation } from '@agentclientprotocol/sdk';
+import { LIMITS } from '../../shared/limits.ts';
+import type { Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
+import type { ApprovalAnswer } from '../agent.ts';
+
+/** A data URL's mime type and base64 payload. */
+function splitDataUrl(url: string): { mimeType: string; data: string } {
+  const comma = url.indexOf(',');
+  const mimeType = url.slice(5, url.indexOf(';'));
+  return { mimeType, data: url.slice(comma + 1) };
+}
+
+function isTextMime(mimeType: string): boolean {
+  return mimeType.startsWith('text/') || /^application\/(json|xml|javascript|typescript|x-sh|x-yaml|yaml|toml)/.test(mimeType);
+}
+
+/**
+ * The prompt for one user message: its text, images and files as ACP blocks the agent said it
+ * takes, then the page it was sent from and the elements the user picked, as a text block.
+ *
+ * @example const prompt = buildAcpPrompt(ctx.message, init.agentCapabilities?.promptCapabilities);
+ */
+export function buildAcpPrompt(message: UserMessage, caps: PromptCapabilities | undefined, history?: string): ContentBlock[] {
+  const blocks: ContentBlock[] = [];
+  if (history) blocks.push({ type: 'text', text: history });
+  for (const part of message.content) {
+    if (part.type === 'text') {
+      blocks.push({ type: 'text', text: part.text });
+    } else if (part.type === 'image') {
+      const { mimeType, data } = splitDataUrl(part.image);
+      if (caps?.image) blocks.push({ type: 'image', data, mimeType: part.mimeType ?? mimeType });
+      else blocks.push({ type: 'text', text: `[The user attached an image (${part.mimeType ?? mimeType}); this agent does not take images.]` });
+    } else if (part.type === 'file') {
+      const { data } = splitDataUrl(part.data);
+      const name = part.filename || 'attachment';
+      const uri = `attachment:///${encodeURIComponent(name)}`;
+      if (caps?.embeddedContext) {
+        blocks.push(
+          isTextMime(part.mimeType)
+            ? { type: 'resource', resource: { uri, mimeType: part.mimeType, text: Buffer.from(data, 'base64').toString('utf8') } }
+            : { type: 'resource', resource: { uri, mimeType: part.mimeType, blob: data } },
+        );
+      } else if (isTextMime(part.mimeType)) {
+        blocks.push({ type: 'text', text: `Attached file ${name}:\n${Buffer.from(data, 'base64').toString('utf8')}` });
+      } else {
+        blocks.push({ type: 'text', text: `[The user attached ${name} (${part.mimeType}); this agent does not take files.]` });
+      }
+    }
+  }
+  const context = describePage(message);
+  if (context) blocks.push({ type: 'text', text: context });
+  return blocks;
+}
+
+/** The page and the picked elements, as the agent reads them; nothing when the message has neither. */
+function describePage(message: UserMessage): string | null {
+  const { browser, selectedElements } = message.metadata;
+  if (!browser && selectedElements.length === 0) return null;
+  const context: Record<string, unknown> = {};
+  if (browser) context.page = { url: browser.url, title: browser.title, viewport: browser.viewport };
+  if (selectedElements.length > 0) {
+    context.selectedElements = selectedElements.map((e) => ({
+      tagName: e.tagName,
+      selector: e.selector,
+      xpath: e.xpath,
+      attributes: e.attributes,
+      textContent: e.textContent,
+      boundingClientRect: e.boundingClientRect,
+    }));
+  }
+  return `Context from agentbar (the page the user is looking at, and the elements they picked):\n${JSON.stringify(context)}`;
+}
+
+/** Most characters of earlier chat sent to a new session that cannot load the old one. */
+export const MAX_HISTORY_CHARS = 20_000;
+
+/**
+ * The chat so far as text, for the first prompt of a session that replaces one the agent could not
+ * load: the agent then knows what was said, if not what it did. Newest turns win when it is long.
+ */
+export function describeHistory(messages: readonly Message[]): string | null {
+  const lines: string[] = [];
+  for (const m of messages) {
+    if (m.role === 'tool') continue;
+    const text = m.content.map((p) => (p.type === 'text' ? p.text : '')).join('').trim();
+    if (!text) continue;
+    lines.push(`${m.role === 'user' ? 'User' : m.agent}: ${text}`);
+  }
+  if (lines.length === 0) return null;
+  let body = lines.join('\n\n');
+  if (body.length > MAX_HISTORY_CHARS) body = `…${body.slice(-MAX_HISTORY_CHARS)}`;
+  return `This conversation started before; the agent's earlier session is gone. What was said so far:\n\n${body}\n\n(End of the earlier conversation.)`;
+}
+
+function clip(text: string, max = LIMITS.maxToolDisplayChars): string {
+  return text.length > max ? `${text.slice(0, max - 20)}\n… (clipped)` : text;
+}
+
+/** An ACP tool call's content as what agentbar shows. */
+export function toDisplay(content: readonly ToolCallContent[]): ToolDisplay[] {
+  const out: ToolDisplay[] = [];
+  for (const item of content.slice(0, LIMITS.maxToolDisplayItems)) {
+    if (item.type === 'diff') {
+      out.push({ type: 'diff', path: item.path.slice(0, LIMITS.maxToolPathLength), oldText: item.oldText == null ? null : clip(item.oldText), newText: clip(item.newText) });
+    } else if (item.type === 'content') {
+      const block = item.content;
+      out.push({ type: 'text', text: clip(block.type === 'text' ? block.text : `[${block.type}]`) });
+    } else {
+      out.push({ type: 'text', text: `[terminal ${item.terminalId}]` });
+    }
+  }
+  return out;
+}
+
+/** The text of an ACP tool call's content: what the call's result holds when it has no raw output. */
+export function textOfContent(content: readonly ToolCallContent[] | null | undefined): string | null {
+  if (!content) return null;
+  const texts = content.flatMap((c) => (c.type === 'content' && c.content.type === 'text' ? [c.content.text] : c.type === 'diff' ? [`Changed ${c.path}`] : []));
+  return texts.length > 0 ? clip(texts.join('\n')) : null;
+}
+
+export function toLocations(locations: readonly ToolCallLocation[]): ToolLocation[] {
+  return locations.slice(0, LIMITS.maxToolLocations).map((l) => (l.line != null ? { path: l.path.slice(0, LIMITS.maxToolPathLength), line: l.line } : { path: l.path.slice(0, LIMITS.maxToolPathLength) }));
+}
+
+export function toPlan(entries: readonly AcpPlanEntry[]): PlanEntry[] {
+  return entries.slice(0, LIMITS.maxPlanEntries).map((e) => ({ content: e.content.slice(0, LIMITS.maxPlanEntryLength), status: e.status, priority: e.priority }));
+}
+
+/** A JSON object for a tool call's input: ACP's raw input may be anything. */
+export function toInput(raw: unknown): Record<string, unknown> | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw === 'object' && !Array.isArray(raw)) return raw as Record<string, unknown>;
+  return { value: raw };
+}
+
+/**
+ * The option that carries the user's answer: allow or reject, "always" when they chose it and the
+ * agent offers it, else "once"; `cancelled` when the agent offered no option of that kind.
+ */
+export function chooseOption(options: readonly PermissionOption[], answer: ApprovalAnswer): RequestPermissionOutcome {
+  const wanted = answer.approved ? (answer.always ? ['allow_always', 'allow_once'] : ['allow_once', 'allow_always']) : answer.always ? ['reject_always', 'reject_once'] : ['reject_once', 'reject_always'];
+  for (const kind of wanted) {
+    const option = options.find((o) => o.kind === kind);
+    if (option) return { outcome: 'selected', optionId: option.optionId };
+  }
+  return { outcome: 'cancelled' };
+}

@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, it } from 'vitest';
+import { userMessage, type TestClient } from '../../test-support/test-client.ts';
+import { lastMessage, textOf, useHarness, type TestServer } from '../../test-support/test-server.ts';
+import { createAcpAgent } from '../acp-agent/create-acp-agent.ts';
+
+const h = useHarness();
+const SCRIPT = fileURLToPath(new URL('../../test-support/scripted-acp-agent.mjs', import.meta.url));
+
+const SELECTED = { name: 'get_selected_elements', description: 'The elements the user picked', inputSchema: { type: 'object', properties: {} } };
+const HIGHLIGHT = { name: 'highlight_element', description: 'Outlines an element', inputSchema: { type: 'object', properties: { selector: { type: 'string' } }, required: ['selector'] } };
+
+async function mcpClient(server: TestServer, headers: Record<string, string> = { Authorization: `Bearer ${server.token}` }, route = '/mcp'): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.httpUrl}${route}`), { requestInit: { headers } }));
+  return client;
+}
+
+/** A toolbar that answers every tool.run with `output`. */
+function answerCalls(toolbar: TestClient, output: unknown): void {
+  toolbar.ws.on('message', (data) => {
+    const frame = JSON.parse(data.toString()) as { type: string; chatId: string; toolCallId: string; toolName: string; input: unknown };
+    if (frame.type !== 'tool.run') return;
+    void toolbar.request('tool.result', { chatId: frame.chatId, toolCallId: frame.toolCallId, output: typeof output === 'function' ? (output as (f: unknown) => unknown)(frame) : output });
+  });
+}
+
+describe('the page tools over MCP', () => {
+  it('lists the tools the toolbars declared and runs a call in a toolbar', { timeout: 20_000 }, async () => {
+    const server = await h.start();
+    const toolbar = await h.connect(server, { kind: 'toolbar', tools: [SELECTED, HIGHLIGHT] });
+    answerCalls(toolbar, (frame: { toolName: string; input: unknown }) => ({ ran: frame.toolName, input: frame.input }));
+    const mcp = await mcpClient(server);
+    const { tools } = await mcp.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['get_selected_elements', 'highlight_element']);
+    expect(tools[1]!.inputSchema).toMatchObject({ type: 'object', required: ['selector'] });
+    const result = await mcp.callTool({ name: 'highlight_element', arguments: { selector: '#buy' } });
+    expect(result).toMatchObject({ isError: false, content: [{ type: 'text', text: JSON.stringify({ ran: 'highlight_element', input: { selector: '#buy' } }) }] });
+    expect(toolbar.framesOf('tool.run')).toHaveLength(1);
+    await mcp.close();
+  });
+
+  it('answers a call for a tool no toolbar offers with an error that says what is offered', { timeout: 20_000 }, async () => {
+    const server = await h.start();
+    const mcp = await mcpClient(server);
+    expect(await mcp.listTools()).toEqual({ tools: [] });
+    const none = await mcp.callTool({ name: 'get_selected_elements', arguments: {} });
+    expect(none).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^No page is open with the agentbar toolbar/) }] });
+    await h.connect(server, { kind: 'toolbar', tools: [SELECTED] });
+    const wrong = await mcp.callTool({ name: 'delete_everything', arguments: {} });
+    expect(wrong).toMatchObject({ isError: true, content: [{ type: 'text', text: 'No page tool called delete_everything; the page offers get_selected_elements' }] });
+    await mcp.close();
+  });
+
+  it('refuses a request without the token, or from another origin', async () => {
+    const server = await h.start();
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const anonymous = await fetch(`${server.httpUrl}/mcp`, { method: 'POST', headers, body });
+    expect(anonymous.status).toBe(403);
+    const foreign = await fetch(`${server.httpUrl}/mcp`, { method: 'POST', headers: { ...headers, Authorization: `Bearer ${server.token}`, Origin: 'https://evil.example' }, body });
+    expect(foreign.status).toBe(403);
+    const wrongToken = await fetch(`${server.httpUrl}/mcp/chats/x`, { method: 'POST', headers: { ...headers, Authorization: 'Bearer nope' }, body });
+    expect(wrongToken.status).toBe(403);
+    const allowed = await fetch(`${server.httpUrl}/mcp`, { method: 'POST', headers: { ...headers, Authorization: `Bearer ${server.token}` }, body });
+    expect(allowed.status).toBe(200);
+  });
+
+  it('lets an ACP agent read the picked elements in the middle of a turn, from the toolbar that sent the message', { timeout: 30_000 }, async () => {
+    const cwd = await h.tmpDir();
+    const logFile = path.join(await h.tmpDir(), 'acp.log');
+    const agent = createAcpAgent({ id: 'acp/scripted', command: process.execPath, args: [SCRIPT], cwd, env: { ...process.env, ACP_SCRIPT_LOG: logFile } });
+    const server = await h.start({ agents: [agent] });
+    const other = await h.connect(server, { kind: 'toolbar', tools: [SELECTED] });
+    const toolbar = await h.connect(server, { kind: 'toolbar', tools: [SELECTED] });
+    answerCalls(toolbar, [{ tagName: 'button', selector: '#buy' }]);
+    answerCalls(other, 'the wrong toolbar');
+    const { chatId } = await toolbar.ok('chat.create', {});
+    await toolbar.ok('message.send', userMessage(chatId, 'page'));
+    await toolbar.waitFor(() => toolbar.state?.run === null && lastMessage(toolbar.state)?.role === 'assistant', 20_000, 'the reply');
+    expect(textOf(lastMessage(toolbar.state))).toBe('The page says: [{"tagName":"button","selector":"#buy"}]');
+    expect(toolbar.framesOf('tool.run')).toMatchObject([{ chatId, toolName: 'get_selected_elements', input: {} }]);
+    expect(other.framesOf('tool.run')).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * The page's tools as an MCP server (Streamable HTTP, stateless): a coding agent lists the tools
+ * the connected toolbars declared and calls them; each call goes to one toolbar through the same
+ * dispatch as a run's calls. Served by the hono app behind the token, Host and Origin checks.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolDefinition } from '../../shared/schemas.ts';
+import type { ToolCallResult } from '../agent.ts';
+
+export interface PageToolEndpointOptions {
+  /** The tools connected toolbars declared now. */
+  tools: () => readonly ToolDefinition[];
+  /** Runs one call in a toolbar; `chatId` is the chat the endpoint was opened for (null: the active chat). */
+  call: (request: { chatId: string | null; toolName: string; input: Record<string, unknown>; signal: AbortSignal }) => Promise<ToolCallResult>;
+}
+
+/** What an MCP client sees of a tool result: text, JSON for anything else. */
+function toMcpResult(result: ToolCallResult): CallToolResult {
+  const text = typeof result.output === 'string' ? result.output : JSON.stringify(result.output ?? null);
+  return { content: [{ type: 'text', text }], isError: result.isError };
+}
+
+/**
+ * Makes the handler of one MCP HTTP request.
+ *
+ * @example app.all('/mcp', requireToken, (c) => handle(c.req.raw, null));
+ */
+export function createPageToolEndpoint(options: PageToolEndpointOptions): (request: Request, chatId: string | null) => Promise<Response> {
+  return async (request, chatId) => {
+    // Stateless: a server and a transport per request, so nothing is kept between calls.
+    const server = new Server({ name: 'agentbar-page', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: options.tools().map((t) => ({
+        name: t.name,
+        description: t.description,
+        inputSchema: (t.inputSchema.type === 'object' ? t.inputSchema : { type: 'object', properties: {} }) as { type: 'object'; [key: string]: unknown },
+      })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+      const name = req.params.name;
+      if (!options.tools().some((t) => t.name === name)) {
+        const offered = options.tools().map((t) => t.name);
+        return toMcpResult({
+          output: offered.length > 0 ? `No page tool called ${name}; the page offers ${offered.join(', ')}` : `No page is open with the agentbar toolbar, so there are no page tools (asked for ${name})`,
+          isError: true,
+        });
+      }
+      return toMcpResult(await options.call({ chatId, toolName: name, input: req.params.arguments ?? {}, signal: extra.signal }));
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request);
+    } finally {
+      void server.close();
+    }
+  };
+}

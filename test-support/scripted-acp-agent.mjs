@@ -1,0 +1,236 @@
+#!/usr/bin/env node
+/**
+ * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
+ * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
+ * picks a script (hello, edit, long, crash, garbage, page, read PATH, write PATH, echo, recall).
+ *
+ * Environment:
+ * - ACP_SCRIPT_LOG: a file that gets one JSON line per thing received (for assertions).
+ * - ACP_SCRIPT_STATE: a folder where sessions are kept, so `session/load` works across restarts.
+ * - ACP_SCRIPT_LOAD=1: advertise `loadSession`.
+ * Plain JavaScript, so it starts fast and needs nothing but the installed SDKs.
+ */
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { agent, methods, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const LOG = process.env.ACP_SCRIPT_LOG;
+const STATE = process.env.ACP_SCRIPT_STATE;
+const CAN_LOAD = process.env.ACP_SCRIPT_LOAD === '1';
+
+function log(kind, data) {
+  if (LOG) appendFileSync(LOG, JSON.stringify({ kind, pid: process.pid, data }) + '\n');
+}
+
+/** sessionId → { cwd, mcpServers, prompts: string[], cancelled: boolean } */
+const sessions = new Map();
+let clientCapabilities = {};
+
+function saveSession(id) {
+  if (!STATE) return;
+  mkdirSync(STATE, { recursive: true });
+  const s = sessions.get(id);
+  writeFileSync(join(STATE, `${id}.json`), JSON.stringify({ cwd: s.cwd, prompts: s.prompts }));
+}
+
+function loadSession(id) {
+  if (!STATE || !existsSync(join(STATE, `${id}.json`))) return null;
+  return JSON.parse(readFileSync(join(STATE, `${id}.json`), 'utf8'));
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The user's own words: agentbar adds earlier history and page context as blocks of their own. */
+function textOf(prompt) {
+  return prompt
+    .filter((b) => b.type === 'text' && !/^(Context from agentbar|This conversation started before)/.test(b.text))
+    .map((b) => b.text)
+    .join('\n');
+}
+
+const app = agent({ name: 'scripted-acp-agent' })
+  .onRequest(methods.agent.initialize, ({ params }) => {
+    clientCapabilities = params.clientCapabilities ?? {};
+    log('initialize', params);
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: CAN_LOAD,
+        promptCapabilities: { image: true, embeddedContext: true },
+        mcpCapabilities: { http: true },
+      },
+      agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' },
+    };
+  })
+  .onRequest(methods.agent.session.new, ({ params }) => {
+    log('session/new', params);
+    const id = `sess_${process.pid}_${sessions.size + 1}`;
+    sessions.set(id, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: [], cancelled: false });
+    saveSession(id);
+    return { sessionId: id };
+  })
+  .onRequest(methods.agent.session.load, async ({ params, client }) => {
+    log('session/load', params);
+    const saved = loadSession(params.sessionId);
+    if (!saved) throw new Error(`No such session: ${params.sessionId}`);
+    sessions.set(params.sessionId, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: saved.prompts, cancelled: false });
+    // ACP replays the conversation on load; a client must not show it as a new reply.
+    for (const p of saved.prompts) {
+      await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: p } } });
+      await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `(replayed answer to ${p})` } } });
+    }
+    return {};
+  })
+  .onNotification(methods.agent.session.cancel, ({ params }) => {
+    log('session/cancel', params);
+    const s = sessions.get(params.sessionId);
+    if (s) s.cancelled = true;
+  })
+  .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+    log('session/prompt', params);
+    const session = sessions.get(params.sessionId);
+    if (!session) throw new Error(`Unknown session ${params.sessionId}`);
+    session.cancelled = false;
+    const text = textOf(params.prompt);
+    const command = text.split('\n')[0].trim();
+    session.prompts.push(command);
+    saveSession(params.sessionId);
+    const sessionId = params.sessionId;
+    const update = (u) => client.notify(methods.client.session.update, { sessionId, update: u });
+    const say = (t) => update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
+    const think = (t) => update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: t } });
+    const plan = (statuses) =>
+      update({
+        sessionUpdate: 'plan',
+        entries: [
+          { content: 'Read the page', priority: 'high', status: statuses[0] },
+          { content: 'Edit the file', priority: 'medium', status: statuses[1] },
+        ],
+      });
+
+    switch (command.split(' ')[0]) {
+      case 'hello':
+        await think('The user greets me.');
+        for (const chunk of ['Hello ', 'from ', 'the scripted agent.']) await say(chunk);
+        return { stopReason: 'end_turn' };
+
+      case 'edit': {
+        await plan(['in_progress', 'pending']);
+        await update({ sessionUpdate: 'tool_call', toolCallId: 'read-1', title: 'Read notes.txt', kind: 'read', status: 'pending', locations: [{ path: join(session.cwd, 'notes.txt') }], rawInput: { path: 'notes.txt' } });
+        await update({ sessionUpdate: 'tool_call_update', toolCallId: 'read-1', status: 'in_progress' });
+        await update({ sessionUpdate: 'tool_call_update', toolCallId: 'read-1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'old line' } }] });
+        await plan(['completed', 'in_progress']);
+        await say('I will edit notes.txt. ');
+        await update({ sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: 'Edit notes.txt', kind: 'edit', status: 'pending', locations: [{ path: join(session.cwd, 'notes.txt'), line: 1 }], rawInput: { path: 'notes.txt', text: 'new line' } });
+        const answer = await client.request(methods.client.session.requestPermission, {
+          sessionId,
+          toolCall: { toolCallId: 'edit-1', title: 'Edit notes.txt', kind: 'edit' },
+          options: [
+            { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
+            { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+            { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+          ],
+        });
+        log('permission', answer);
+        if (answer.outcome.outcome === 'selected' && answer.outcome.optionId !== 'no') {
+          await update({ sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: 'in_progress', content: [{ type: 'diff', path: join(session.cwd, 'notes.txt'), oldText: 'old line', newText: 'new line' }] });
+          await update({ sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: 'completed', rawOutput: { written: true } });
+          await plan(['completed', 'completed']);
+          await say('Edited.');
+        } else if (answer.outcome.outcome === 'selected') {
+          await update({ sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'The user said no' } }] });
+          await say('Left it alone.');
+        } else {
+          return { stopReason: 'cancelled' };
+        }
+        return { stopReason: 'end_turn' };
+      }
+
+      case 'long':
+        for (let i = 0; i < 600; i++) {
+          if (session.cancelled) return { stopReason: 'cancelled' };
+          await say(`tick ${i} `);
+          await sleep(50);
+        }
+        return { stopReason: 'end_turn' };
+
+      case 'crash':
+        await say('About to fall over. ');
+        process.stderr.write('loading model…\nfatal: the scripted agent crashed on purpose\n');
+        await sleep(20);
+        process.exit(3);
+        break;
+
+      case 'garbage':
+        await say('About to write garbage. ');
+        process.stderr.write('warning: printing to stdout by mistake\n');
+        process.stdout.write('this is not json\n');
+        await sleep(5000);
+        return { stopReason: 'end_turn' };
+
+      case 'refuse':
+        return { stopReason: 'refusal' };
+
+      case 'page': {
+        const server = session.mcpServers.find((s) => s.type === 'http');
+        if (!server) {
+          await say('No page tools were offered.');
+          return { stopReason: 'end_turn' };
+        }
+        const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
+        const mcp = new Client({ name: 'scripted-acp-agent', version: '1.0.0' });
+        await mcp.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+        const { tools } = await mcp.listTools();
+        log('mcp/tools', tools.map((t) => t.name));
+        await update({ sessionUpdate: 'tool_call', toolCallId: 'mcp-1', title: 'Look at the picked elements', kind: 'fetch', status: 'in_progress' });
+        const result = await mcp.callTool({ name: 'get_selected_elements', arguments: {} });
+        log('mcp/result', result);
+        await update({ sessionUpdate: 'tool_call_update', toolCallId: 'mcp-1', status: result.isError ? 'failed' : 'completed' });
+        await mcp.close();
+        const picked = result.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+        await say(`The page says: ${picked}`);
+        return { stopReason: 'end_turn' };
+      }
+
+      case 'read': {
+        const path = command.slice(5).trim();
+        try {
+          const { content } = await client.request(methods.client.fs.readTextFile, { sessionId, path });
+          await say(`File says: ${content}`);
+        } catch (error) {
+          await say(`Could not read: ${error.message}`);
+        }
+        return { stopReason: 'end_turn' };
+      }
+
+      case 'write': {
+        const path = command.slice(6).trim();
+        try {
+          await client.request(methods.client.fs.writeTextFile, { sessionId, path, content: 'written by the agent\n' });
+          await say('Wrote it.');
+        } catch (error) {
+          await say(`Could not write: ${error.message}`);
+        }
+        return { stopReason: 'end_turn' };
+      }
+
+      case 'caps':
+        await say(JSON.stringify(clientCapabilities));
+        return { stopReason: 'end_turn' };
+
+      case 'recall':
+        await say(`You said before: ${session.prompts.slice(0, -1).join(', ') || 'nothing'}`);
+        return { stopReason: 'end_turn' };
+
+      default:
+        await say(`Received ${params.prompt.length} blocks.`);
+        return { stopReason: 'end_turn' };
+    }
+  });
+
+log('start', { argv: process.argv.slice(2), cwd: process.cwd() });
+const connection = app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
+connection.closed.then(() => process.exit(0));
