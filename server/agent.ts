@@ -144,7 +144,12 @@ export interface RunContext {
    * The page's tools as an MCP server (Streamable HTTP) with the headers that open it, for an agent
    * that runs its own tool loop elsewhere; absent when the server does not serve it.
    */
-  pageToolServer?: { url: string; headers: Record<string, string> };
+  pageToolServer?: {
+    url: string;
+    headers: Record<string, string>;
+    /** The same tools as a stdio MCP server (`agentbar mcp`), for an agent that takes only those. */
+    stdio?: { command: string; args: string[]; env: Record<string, string> };
+  };
   reply: ReplyBuilder;
   /**
    * Calls a tool and resolves with its result once approval (if asked), dispatch and the result

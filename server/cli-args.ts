@@ -84,6 +84,7 @@ export const USAGE = `Usage: agentbar serve [options]
        agentbar chat -a <agent> [-m <message>] [--session <name>] [--new] [--yes]
        agentbar sessions [--delete <name>] [--json]    (list or delete chats)
        agentbar sign-in                                (print a new one-time address for the demo page)
+       agentbar mcp [--chat <id>]                      (the page's tools as a stdio MCP server)
        (each takes --data-dir <dir> and --help)
 
 Starts the agent server with the demo agents and prints a one-time sign-in address for the demo page.

@@ -15,11 +15,13 @@ async function runSubcommand(sub: string, argv: string[]): Promise<number> {
     agents: async () => (await import('./cli/agents-command.ts')).AGENTS_USAGE,
     sessions: async () => (await import('./cli/sessions-command.ts')).SESSIONS_USAGE,
     'sign-in': async () => (await import('./sign-in-command.ts')).SIGN_IN_USAGE,
+    mcp: async () => (await import('./mcp/mcp-command.ts')).MCP_USAGE,
   };
   try {
     if (sub === 'chat') return await (await import('./cli/chat-command.ts')).runChat(argv);
     if (sub === 'agents') return await (await import('./cli/agents-command.ts')).runAgents(argv);
     if (sub === 'sessions') return await (await import('./cli/sessions-command.ts')).runSessions(argv);
+    if (sub === 'mcp') return await (await import('./mcp/mcp-command.ts')).runMcp(argv);
     return await (await import('./sign-in-command.ts')).runSignIn(argv);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -36,7 +38,7 @@ async function runSubcommand(sub: string, argv: string[]): Promise<number> {
 
 export async function main(argv: string[]): Promise<void> {
   const sub = argv[0];
-  if (sub === 'chat' || sub === 'agents' || sub === 'sessions' || sub === 'sign-in') {
+  if (sub === 'chat' || sub === 'agents' || sub === 'sessions' || sub === 'sign-in' || sub === 'mcp') {
     process.exit(await runSubcommand(sub, argv.slice(1)));
   }
   let args;

@@ -51,7 +51,7 @@ export interface RunManagerOptions {
   /** The tools connected toolbars declared. */
   pageTools?: () => readonly ToolDefinition[];
   /** The page tools' MCP endpoint for a chat, with the headers that open it. */
-  pageToolServer?: (chatId: string) => { url: string; headers: Record<string, string> } | undefined;
+  pageToolServer?: (chatId: string) => RunContext['pageToolServer'];
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
   now?: () => number;
 }

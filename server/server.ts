@@ -234,7 +234,11 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     agentState,
     log,
     pageTools: () => dispatcher.toolDefinitions(),
-    pageToolServer: (chatId) => ({ url: `${ownUrl()}/mcp/chats/${encodeURIComponent(chatId)}`, headers: { Authorization: `Bearer ${token}` } }),
+    pageToolServer: (chatId) => {
+      const url = `${ownUrl()}/mcp/chats/${encodeURIComponent(chatId)}`;
+      const stdio = { command: process.execPath, args: [path.join(PACKAGE_ROOT, 'bin', 'agentbar.mjs'), 'mcp', '--url', url], env: { AGENTBAR_TOKEN: token } };
+      return { url, headers: { Authorization: `Bearer ${token}` }, stdio };
+    },
   });
   const mcp = createPageToolEndpoint({
     tools: () => dispatcher.toolDefinitions(),

@@ -15,11 +15,13 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { agent, methods, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 const LOG = process.env.ACP_SCRIPT_LOG;
 const STATE = process.env.ACP_SCRIPT_STATE;
 const CAN_LOAD = process.env.ACP_SCRIPT_LOAD === '1';
+const HTTP_MCP = process.env.ACP_SCRIPT_NO_HTTP_MCP !== '1';
 
 function log(kind, data) {
   if (LOG) appendFileSync(LOG, JSON.stringify({ kind, pid: process.pid, data }) + '\n');
@@ -60,7 +62,7 @@ const app = agent({ name: 'scripted-acp-agent' })
       agentCapabilities: {
         loadSession: CAN_LOAD,
         promptCapabilities: { image: true, embeddedContext: true },
-        mcpCapabilities: { http: true },
+        mcpCapabilities: { http: HTTP_MCP },
       },
       agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' },
     };
@@ -175,14 +177,20 @@ const app = agent({ name: 'scripted-acp-agent' })
         return { stopReason: 'refusal' };
 
       case 'page': {
-        const server = session.mcpServers.find((s) => s.type === 'http');
+        const server = session.mcpServers[0];
         if (!server) {
           await say('No page tools were offered.');
           return { stopReason: 'end_turn' };
         }
-        const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
         const mcp = new Client({ name: 'scripted-acp-agent', version: '1.0.0' });
-        await mcp.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+        if (server.type === 'http') {
+          const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
+          await mcp.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+        } else {
+          const env = { ...process.env, ...Object.fromEntries(server.env.map((e) => [e.name, e.value])) };
+          await mcp.connect(new StdioClientTransport({ command: server.command, args: server.args, env }));
+        }
+        log('mcp/server', server.type ?? 'stdio');
         const { tools } = await mcp.listTools();
         log('mcp/tools', tools.map((t) => t.name));
         await update({ sessionUpdate: 'tool_call', toolCallId: 'mcp-1', title: 'Look at the picked elements', kind: 'fetch', status: 'in_progress' });

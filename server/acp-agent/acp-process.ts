@@ -76,10 +76,14 @@ export class AcpProcess {
     return this.starting;
   }
 
-  /** Routes a session's updates and permission requests to a turn (null: nobody listens). */
-  listen(sessionId: string, sink: SessionSink | null): void {
-    if (sink) this.sinks.set(sessionId, sink);
-    else this.sinks.delete(sessionId);
+  /** Routes a session's updates and permission requests to a turn. */
+  listen(sessionId: string, sink: SessionSink): void {
+    this.sinks.set(sessionId, sink);
+  }
+
+  /** The turn stops listening, unless a newer turn of the session already took its place. */
+  unlisten(sessionId: string, sink: SessionSink): void {
+    if (this.sinks.get(sessionId) === sink) this.sinks.delete(sessionId);
   }
 
   /** Why the process is gone, for the user: its exit, garbage it wrote, and its last stderr. */

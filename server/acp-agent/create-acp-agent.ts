@@ -5,7 +5,7 @@
  * reply, Stop as `session/cancel`.
  */
 import path from 'node:path';
-import { methods, type ClientContext, type McpServer, type NewSessionResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type ToolCall, type ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { methods, type AgentCapabilities, type ClientContext, type McpServer, type NewSessionResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type ToolCall, type ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { LIMITS } from '../../shared/limits.ts';
 import type { AgentDefinition, RunContext, ToolCallHandle } from '../agent.ts';
 import { describeError } from '../describe-error.ts';
@@ -61,10 +61,11 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
   };
 
   /** The session for this chat: the known one, the one the agent can load, or a new one. */
-  async function openSession(ctx: RunContext, agent: ClientContext, known: Set<string>, canLoad: boolean): Promise<{ sessionId: string; history: string | null }> {
+  async function openSession(ctx: RunContext, agent: ClientContext, known: Set<string>, caps: AgentCapabilities | undefined): Promise<{ sessionId: string; history: string | null }> {
     const state = readState(ctx);
     const stored = state.sessions[ctx.chatId];
-    const mcpServers: McpServer[] = ctx.pageToolServer ? [{ type: 'http' as const, name: 'agentbar-page', url: ctx.pageToolServer.url, headers: Object.entries(ctx.pageToolServer.headers).map(([name, value]) => ({ name, value })) }] : [];
+    const canLoad = caps?.loadSession === true;
+    const mcpServers = pageToolServers(ctx.pageToolServer, caps);
     if (stored && known.has(stored)) return { sessionId: stored, history: null };
     if (stored && canLoad) {
       try {
@@ -99,7 +100,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
         throw new Error(describeError(error));
       }
       const { agent, init, known } = session;
-      const { sessionId, history } = await openSession(ctx, agent, known, init.agentCapabilities?.loadSession === true);
+      const { sessionId, history } = await openSession(ctx, agent, known, init.agentCapabilities);
       const previous = turns.get(sessionId);
       if (previous) await withTimeout(previous, PREVIOUS_TURN_WAIT_MS, 'The previous turn did not end').catch(() => {});
       ctx.signal.throwIfAborted();
@@ -120,7 +121,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       turns.set(sessionId, settled);
       void settled.then(() => {
         if (turns.get(sessionId) === settled) turns.delete(sessionId);
-        acp.listen(sessionId, null);
+        acp.unlisten(sessionId, turn);
         ctx.signal.removeEventListener('abort', cancel);
       });
       let response;
@@ -145,6 +146,18 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
     },
     dispose: () => acp.stop(),
   };
+}
+
+/**
+ * The page tools for a session: over HTTP to an agent that says it takes HTTP MCP servers (ACP lets
+ * a client pass one only then), else as the `agentbar mcp` stdio bridge, which every agent takes.
+ */
+function pageToolServers(server: RunContext['pageToolServer'], caps: AgentCapabilities | undefined): McpServer[] {
+  if (!server) return [];
+  const toPairs = (record: Record<string, string>) => Object.entries(record).map(([name, value]) => ({ name, value }));
+  if (caps?.mcpCapabilities?.http) return [{ type: 'http', name: 'agentbar-page', url: server.url, headers: toPairs(server.headers) }];
+  if (server.stdio) return [{ name: 'agentbar-page', command: server.stdio.command, args: server.stdio.args, env: toPairs(server.stdio.env) }];
+  return [];
 }
 
 /** One prompt turn: writes what the agent reports into the reply, in the order it arrives. */

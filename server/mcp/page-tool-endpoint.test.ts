@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -69,10 +70,13 @@ describe('the page tools over MCP', () => {
     expect(allowed.status).toBe(200);
   });
 
-  it('lets an ACP agent read the picked elements in the middle of a turn, from the toolbar that sent the message', { timeout: 30_000 }, async () => {
+  it.each([
+    ['over HTTP', {}, 'http'],
+    ['through `agentbar mcp` over stdio, for an agent that takes no HTTP MCP server', { ACP_SCRIPT_NO_HTTP_MCP: '1' }, 'stdio'],
+  ])('lets an ACP agent read the picked elements in the middle of a turn, %s', { timeout: 30_000 }, async (_how, extraEnv, transport) => {
     const cwd = await h.tmpDir();
     const logFile = path.join(await h.tmpDir(), 'acp.log');
-    const agent = createAcpAgent({ id: 'acp/scripted', command: process.execPath, args: [SCRIPT], cwd, env: { ...process.env, ACP_SCRIPT_LOG: logFile } });
+    const agent = createAcpAgent({ id: 'acp/scripted', command: process.execPath, args: [SCRIPT], cwd, env: { ...process.env, ACP_SCRIPT_LOG: logFile, ...extraEnv } });
     const server = await h.start({ agents: [agent] });
     const other = await h.connect(server, { kind: 'toolbar', tools: [SELECTED] });
     const toolbar = await h.connect(server, { kind: 'toolbar', tools: [SELECTED] });
@@ -84,5 +88,19 @@ describe('the page tools over MCP', () => {
     expect(textOf(lastMessage(toolbar.state))).toBe('The page says: [{"tagName":"button","selector":"#buy"}]');
     expect(toolbar.framesOf('tool.run')).toMatchObject([{ chatId, toolName: 'get_selected_elements', input: {} }]);
     expect(other.framesOf('tool.run')).toEqual([]);
+    const received = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; data: unknown });
+    expect(received.find((r) => r.kind === 'mcp/server')!.data).toBe(transport);
+  });
+
+  it('`agentbar mcp` says what is wrong when no server runs or the token is missing', { timeout: 30_000 }, async () => {
+    const { spawnSync } = await import('node:child_process');
+    const bin = fileURLToPath(new URL('../../bin/agentbar.mjs', import.meta.url));
+    const env = { ...process.env, AGENTBAR_TOKEN: '' };
+    const none = spawnSync(process.execPath, [bin, 'mcp', '--data-dir', await h.tmpDir()], { env, encoding: 'utf8', input: '' });
+    expect(none.status).toBe(1);
+    expect(none.stderr).toMatch(/^agentbar mcp: .*server\.json/);
+    const noToken = spawnSync(process.execPath, [bin, 'mcp', '--url', 'http://127.0.0.1:1/mcp'], { env, encoding: 'utf8', input: '' });
+    expect(noToken.status).toBe(2);
+    expect(noToken.stderr).toContain('--url needs the token in the AGENTBAR_TOKEN environment variable');
   });
 });

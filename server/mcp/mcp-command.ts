@@ -1,0 +1,74 @@
+/**
+ * `agentbar mcp`: the page's tools as a stdio MCP server, for agents that take only stdio MCP
+ * servers. It forwards `tools/list` and `tools/call` to the running server's `/mcp` endpoint (found
+ * through the connection file, or `--url` with the token in $AGENTBAR_TOKEN), so every call still
+ * goes through that server's checks and its toolbar dispatch.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { parseCommandArgs } from '../cli/command-args.ts';
+import { UsageError } from '../cli-args.ts';
+import { readConnectionFile } from '../connection-file.ts';
+
+export const MCP_USAGE = `Usage: agentbar mcp [--chat <id>] [--data-dir <dir>]
+       agentbar mcp --url <http://127.0.0.1:PORT/mcp>   (token in $AGENTBAR_TOKEN)
+
+Serves the page's tools (the ones the open toolbars offer: page info, picked elements, query,
+highlight) as an MCP server on stdin/stdout, for an agent that takes stdio MCP servers, e.g.
+  claude mcp add agentbar-page -- npx agentbar mcp
+Calls go to the running agentbar server (found through DATA_DIR/server.json), which runs them in a
+toolbar. --chat sends them to the toolbar of that chat's user.`;
+
+/**
+ * @example process.exit(await runMcp(['--chat', 'chat_123']));
+ */
+export async function runMcp(argv: string[]): Promise<number> {
+  const { values, common } = parseCommandArgs(argv, { url: { type: 'string' }, chat: { type: 'string' } });
+  if (common.help) {
+    console.log(MCP_USAGE);
+    return 0;
+  }
+  let url: URL;
+  let token: string;
+  if (typeof values.url === 'string') {
+    try {
+      url = new URL(values.url);
+    } catch {
+      throw new UsageError(`--url needs the server's MCP address, such as http://127.0.0.1:4477/mcp, got ${values.url}`);
+    }
+    token = process.env.AGENTBAR_TOKEN ?? '';
+    if (!token) throw new UsageError('--url needs the token in the AGENTBAR_TOKEN environment variable');
+  } else {
+    let info;
+    try {
+      info = await readConnectionFile(common.dataDir);
+    } catch (error) {
+      console.error(`agentbar mcp: ${(error as Error).message}`);
+      return 1;
+    }
+    const chat = typeof values.chat === 'string' ? `/chats/${encodeURIComponent(values.chat)}` : '';
+    url = new URL(`${info.http}/mcp${chat}`);
+    token = info.token;
+  }
+
+  const upstream = new Client({ name: 'agentbar-mcp-bridge', version: '1.0.0' });
+  try {
+    await upstream.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  } catch (error) {
+    console.error(`agentbar mcp: cannot reach ${url.origin}${url.pathname}: ${(error as Error).message}`);
+    return 1;
+  }
+  const server = new Server({ name: 'agentbar-page', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => upstream.listTools());
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) => upstream.callTool(req.params, undefined, { signal: extra.signal, timeout: 6 * 60_000 }));
+  const closed = new Promise<void>((resolve) => (server.onclose = () => resolve()));
+  await server.connect(new StdioServerTransport());
+  // The agent ends the bridge by closing its stdin.
+  process.stdin.once('end', () => void server.close());
+  await closed;
+  await upstream.close();
+  return 0;
+}
