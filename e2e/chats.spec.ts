@@ -121,6 +121,8 @@ test.describe('while a long reply streams', () => {
     await toolbar.newChat();
     await expect(toolbar.chat('working long').locator('.ab-tab-running')).toBeVisible();
     await expect(toolbar.stopButton).toBeHidden();
+    // The run blocks sending here too, so its Stop is here as well, named for where it runs.
+    await expect(toolbar.panel.getByRole('button', { name: 'Stop demo/guide in “working long”' })).toBeVisible();
     await snap(page, testInfo, 'chats-running-elsewhere');
 
     await toolbar.chat('working long').click();

@@ -96,6 +96,13 @@ export function selectActiveSkill(s: ToolbarState): { agent: string; skill: stri
   return agent && skill ? { agent, skill } : null;
 }
 
+/** What the composer says while the connection is down; cleared once it is back. */
+export const CONNECTION_BLOCKERS: ReadonlySet<string> = new Set([
+  'Disconnected from the agent server',
+  'Offline: waiting for the agent server',
+  'Connecting to the agent server…',
+]);
+
 /** Why sending is impossible right now, or null when it is possible. */
 export function selectSendBlocker(s: ToolbarState): string | null {
   const kind = connectionKind(s.sync.status);

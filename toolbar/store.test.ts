@@ -40,6 +40,27 @@ function picked(id: string, node: Element | null = null): PickedElement {
 }
 
 describe('createToolbarStore', () => {
+  it('clears an "offline" composer error once the connection is back, and keeps other errors', () => {
+    const client = fakeClient({ ...VIEW, status: 'offline' });
+    const { store } = createToolbarStore({ client });
+    store.getState().setComposerError('Offline: waiting for the agent server');
+    client.publish({ status: 'connecting' });
+    expect(store.getState().composerError).toBe('Offline: waiting for the agent server');
+    client.publish({ status: 'connected', state: makeState(), rev: 1 });
+    expect(store.getState().composerError).toBeNull();
+    store.getState().setComposerError('The agent is already working; wait or press Stop');
+    client.publish({ rev: 2, state: makeState() });
+    expect(store.getState().composerError).toBe('The agent is already working; wait or press Stop');
+  });
+
+  it('clears every picked element at once', () => {
+    const { store } = createToolbarStore({ client: fakeClient(VIEW) });
+    store.getState().togglePicked(picked('a'));
+    store.getState().togglePicked(picked('b'));
+    store.getState().clearPicked();
+    expect(store.getState().picked).toEqual([]);
+  });
+
   it('mirrors every view the sync client publishes, by identity', () => {
     const client = fakeClient(VIEW);
     const { store } = createToolbarStore({ client });

@@ -7,6 +7,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { SelectedElement } from '../shared/schemas.ts';
 import type { SyncClient, SyncView } from '../shared/sync-client.ts';
+import { CONNECTION_BLOCKERS, connectionKind } from './selectors.ts';
 
 export interface Attachment {
   id: string;
@@ -70,6 +71,8 @@ export interface ToolbarActions {
   /** Adds a picked element, or removes it when that node is already picked (a second click unpicks). */
   togglePicked(element: PickedElement): void;
   removePicked(id: string): void;
+  /** Unpicks every element. */
+  clearPicked(): void;
   addHighlight(highlight: Highlight): void;
   removeHighlight(id: string): void;
   setComposerError(message: string | null): void;
@@ -196,6 +199,7 @@ export function createToolbarStore(options: CreateToolbarStoreOptions): { store:
       set({ picked: [...picked, element], pendingClientMessageId: null });
     },
     removePicked: (id) => set({ picked: get().picked.filter((p) => p.id !== id), pendingClientMessageId: null }),
+    clearPicked: () => set({ picked: [], pendingClientMessageId: null }),
     addHighlight: (highlight) => set({ highlights: [...get().highlights, highlight].slice(-MAX_HIGHLIGHTS) }),
     removeHighlight: (id) => set({ highlights: get().highlights.filter((h) => h.id !== id) }),
     setComposerError: (composerError) => set({ composerError }),
@@ -204,7 +208,11 @@ export function createToolbarStore(options: CreateToolbarStoreOptions): { store:
 
   const unsubscribeClient = client.subscribe(() => {
     const sync = client.getSnapshot();
-    if (store.getState().sync !== sync) store.setState({ sync });
+    const s = store.getState();
+    if (s.sync === sync) return;
+    // An "offline" error from a send tried while the connection was down is stale once it is back.
+    const stale = s.composerError !== null && CONNECTION_BLOCKERS.has(s.composerError) && connectionKind(sync.status) === 'connected' && sync.state !== null;
+    store.setState(stale ? { sync, composerError: null } : { sync });
   });
   // A view published between createStore and subscribe would otherwise be missed.
   if (store.getState().sync !== client.getSnapshot()) store.setState({ sync: client.getSnapshot() });

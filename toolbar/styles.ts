@@ -228,6 +228,8 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-md h1 { font-size: 16px; } .ab-md h2 { font-size: 15px; } .ab-md h3 { font-size: 14px; }
 .ab-md h4, .ab-md h5, .ab-md h6 { font-size: 13px; color: var(--fg-2); }
 .ab-md ul, .ab-md ol { margin: 0 0 8px; padding-left: 20px; }
+/* Room for three-digit numbers ("100."), which 20px clipped from 10 on. */
+.ab-md ol { padding-left: 2.4em; }
 .ab-md li { margin: 2px 0; }
 .ab-md li > p { margin: 0 0 4px; }
 .ab-md li.ab-task { list-style: none; margin-left: -18px; }
@@ -298,6 +300,8 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-plan-in_progress .ab-plan-mark { color: var(--accent); }
 .ab-plan-completed .ab-plan-mark { color: var(--ok); }
 .ab-plan-completed span:last-child { color: var(--muted); text-decoration: line-through; }
+.ab-tool:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
+.ab-tool:focus:not(:focus-visible) { outline: none; }
 .ab-tool details { border-top: 1px solid var(--line); }
 .ab-tool summary { cursor: pointer; padding: 5px 10px; font-size: 11.5px; color: var(--muted); user-select: none; }
 .ab-tool summary:hover { color: var(--fg-2); }

@@ -32,7 +32,8 @@ export function CodeBlock({ lang, text }: { lang: string; text: string }) {
           <span aria-live="polite">{copied === 'done' ? 'Copied' : copied === 'failed' ? 'Copy failed' : 'Copy'}</span>
         </button>
       </div>
-      <pre>
+      {/* Focusable, so keyboard users can scroll a long or wide block (axe: scrollable-region-focusable). */}
+      <pre tabIndex={0} aria-label={`${lang || 'Text'} code`}>
         <code>{text}</code>
       </pre>
     </div>

@@ -18,6 +18,11 @@ function Chips() {
   if (attachments.length === 0 && picked.length === 0) return null;
   return (
     <div class="ab-chips">
+      {picked.length > 1 ? (
+        <button type="button" class="ab-chip ab-clear-chips" onClick={() => store.getState().clearPicked()}>
+          Clear all
+        </button>
+      ) : null}
       {attachments.map((a) => (
         <span key={a.id} class="ab-chip" title={`${a.name} (${a.mimeType})`}>
           {a.kind === 'image' ? <img src={a.dataUrl} alt="" /> : <FileIcon size={13} />}
@@ -93,6 +98,8 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
   const picking = useToolbar((s) => s.picking);
   const blocker = useToolbar(selectSendBlocker);
   const running = useToolbar(selectRunInActiveChat);
+  const run = useToolbar((s) => s.sync.state?.run ?? null);
+  const runChatTitle = useToolbar((s) => (run ? (s.sync.state?.chats[run.chatId]?.title ?? 'another chat') : ''));
   const activeChatId = useToolbar(selectActiveChatId);
   const hasAttachments = useToolbar((s) => s.attachments.length > 0);
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -111,11 +118,14 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
   }, [draft]);
 
   const empty = !draft.trim() && !hasAttachments;
-  const canSend = !blocker && !sending && !empty;
+  // Never cut what was typed or pasted: say how much is over and let the user choose what goes.
+  const over = draft.length - LIMITS.maxTextLength;
+  const tooLong = over > 0 ? `${over.toLocaleString('en')} characters over the ${LIMITS.maxTextLength.toLocaleString('en')}-character limit: shorten the message, or attach the text as a file` : null;
+  const canSend = !blocker && !sending && !empty && !tooLong;
   const hintId = 'ab-composer-hint';
   const hint = picking
     ? 'Click elements on the page to select them. Esc to finish.'
-    : blocker ?? (sending ? 'Sending…' : null);
+    : tooLong ?? blocker ?? (sending ? 'Sending…' : null);
 
   return (
     <div class="ab-composer">
@@ -128,13 +138,13 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
           aria-describedby={hint || error ? hintId : undefined}
           placeholder={activeChatId ? 'Message the agent…' : 'Message the agent (starts a new chat)…'}
           value={draft}
-          maxLength={LIMITS.maxTextLength}
+          aria-invalid={tooLong ? true : undefined}
           onInput={(e) => store.getState().setDraft(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && !e.altKey && !e.ctrlKey && !e.metaKey) {
               e.preventDefault();
               if (canSend) void actions.send();
-              else if (blocker) store.getState().setComposerError(blocker);
+              else if (tooLong ?? blocker) store.getState().setComposerError(tooLong ?? blocker);
             }
           }}
           onPaste={(e) => {
@@ -182,16 +192,23 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
           </button>
           <AgentSelect />
           <span class="ab-spacer" />
-          {running && activeChatId ? (
-            <button type="button" class="ab-stop" aria-label="Stop" onClick={() => void actions.stopRun(activeChatId)}>
-              <StopIcon size={10} /> Stop
+          {run ? (
+            // Shown wherever the user is: a run in another chat blocks this one, so its Stop must be here too.
+            <button
+              type="button"
+              class="ab-stop"
+              aria-label={running ? 'Stop' : `Stop ${run.agent} in “${runChatTitle}”`}
+              title={running ? 'Stop the reply' : `${run.agent} is answering in “${runChatTitle}”: stop it`}
+              onClick={() => void actions.stopRun(run.chatId)}
+            >
+              <StopIcon size={10} /> {running ? 'Stop' : 'Stop other chat'}
             </button>
           ) : null}
           <button
             type="button"
             class="ab-send"
             aria-label="Send"
-            title={blocker ?? 'Send (Enter)'}
+            title={tooLong ?? blocker ?? 'Send (Enter)'}
             aria-describedby={hint ? hintId : undefined}
             disabled={!canSend}
             onClick={() => void actions.send()}
@@ -213,7 +230,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
           </button>
         </div>
       ) : hint ? (
-        <div id={hintId} class={picking ? 'ab-hint ab-picking-hint' : 'ab-hint'}>
+        <div id={hintId} class={picking ? 'ab-hint ab-picking-hint' : tooLong ? 'ab-hint ab-error' : 'ab-hint'}>
           {hint}
         </div>
       ) : null}

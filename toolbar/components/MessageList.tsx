@@ -126,6 +126,15 @@ export function MessageList() {
 
   useLayoutEffect(follow, [messages]);
 
+  // Sending is a clear sign of wanting the end, wherever the list was scrolled to.
+  const sending = useToolbar((s) => s.sending);
+  useLayoutEffect(() => {
+    if (!sending) return;
+    stick.current = true;
+    setDetached(false);
+    scrollToEnd();
+  }, [sending]);
+
   // Content also grows without a new render: images decoding, details opening, fonts loading.
   useEffect(() => {
     const target = inner.current;

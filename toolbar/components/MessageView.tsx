@@ -31,7 +31,7 @@ function UserMessageView({ message }: { message: UserMessage }) {
         }
       })}
       {elements.length > 0 ? (
-        <div class="ab-meta-chips" aria-label="Selected elements">
+        <div class="ab-meta-chips" role="group" aria-label="Selected elements">
           {elements.slice(0, 12).map((el, i) => (
             <span key={i} class="ab-chip ab-el ab-chip-static" title={el.selector ?? el.xpath}>
               <span>{labelElement(el)}</span>

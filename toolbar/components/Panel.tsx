@@ -11,7 +11,7 @@ function carriesFiles(e: DragEvent): boolean {
   return !!e.dataTransfer && [...e.dataTransfer.types].includes('Files');
 }
 
-/** The open toolbar: header, chats, messages, composer. Files dropped anywhere on it are attached. */
+/** The open toolbar: header, chats, messages, composer. Files dropped anywhere on it are attached; Escape closes it. */
 export function Panel({ autoFocus, onClose }: { autoFocus: boolean; onClose(): void }) {
   const { store, attachFiles } = useServices();
   const width = useToolbar((s) => s.width);
@@ -25,6 +25,12 @@ export function Panel({ autoFocus, onClose }: { autoFocus: boolean; onClose(): v
       class="ab-panel"
       aria-label="agentbar"
       style={{ width: `${width}px`, height: `${height}px` }}
+      onKeyDown={(e) => {
+        // Dialogs, the rename box and the picker handle their own Escape first (and mark it handled).
+        if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing) return;
+        e.preventDefault();
+        onClose();
+      }}
       onDragEnter={(e) => {
         if (!carriesFiles(e)) return;
         e.preventDefault();

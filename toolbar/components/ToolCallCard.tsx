@@ -1,5 +1,5 @@
 import { memo } from './memo.ts';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../shared/limits.ts';
 import type { ToolCallPart, ToolDisplay, ToolResultPart } from '../../shared/schemas.ts';
 import { useServices } from '../context.ts';
@@ -14,7 +14,7 @@ const STATE_LABELS: Record<ToolCallPart['state'], string> = {
   interrupted: 'interrupted',
 };
 
-function Approval({ chatId, part }: { chatId: string; part: ToolCallPart }) {
+function Approval({ chatId, part, onAnswered }: { chatId: string; part: ToolCallPart; onAnswered(): void }) {
   const { actions } = useServices();
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
@@ -26,6 +26,8 @@ function Approval({ chatId, part }: { chatId: string; part: ToolCallPart }) {
     const refusal = await actions.approveTool(chatId, part.toolCallId, approved, approved ? undefined : reason, always);
     setBusy(false);
     if (refusal) setError(refusal);
+    // The buttons go away with the answer: keep keyboard focus on the call instead of losing it to the page.
+    else onAnswered();
   };
 
   return (
@@ -119,8 +121,9 @@ export const ToolCallCard = memo(function ToolCallCard({ part, chatId }: { part:
   const awaiting = part.state === 'awaiting-approval';
   const cls = `ab-tool${awaiting ? ' ab-awaiting' : ''}${part.state === 'failed' || part.state === 'denied' ? ' ab-failed' : ''}`;
   const label = part.title || part.toolName;
+  const card = useRef<HTMLDivElement>(null);
   return (
-    <div class={cls} role="group" aria-label={`Tool call ${label}`}>
+    <div class={cls} role="group" aria-label={`Tool call ${label}`} tabIndex={-1} ref={card}>
       <div class="ab-tool-head">
         <span class="ab-tool-name" title={part.title ? part.toolName : undefined}>
           {label}
@@ -144,7 +147,7 @@ export const ToolCallCard = memo(function ToolCallCard({ part, chatId }: { part:
         <summary>Input</summary>
         <JsonView value={part.input} label={`Input of ${part.toolName}`} />
       </details>
-      {awaiting ? <Approval chatId={chatId} part={part} /> : null}
+      {awaiting ? <Approval chatId={chatId} part={part} onAnswered={() => card.current?.focus()} /> : null}
     </div>
   );
 });

@@ -1,0 +1,131 @@
+/**
+ * Flaws a new user hit, each fixed and held here: Escape closes the panel, focus stays in the
+ * toolbar after an approval, sending while scrolled up jumps to the end, text over the limit is
+ * never cut silently, picked elements clear at once, a scrolling code block takes focus, and
+ * numbered lists from 10 up keep their numbers.
+ */
+import { expect, snap, test } from './fixtures.ts';
+
+/** The element focused inside the toolbar's shadow root (null: focus left the toolbar). */
+function focusedInToolbar(page: import('@playwright/test').Page) {
+  return page.evaluate(() => {
+    const el = document.querySelector('agentbar-toolbar')!.shadowRoot!.activeElement as HTMLElement | null;
+    return el ? (el.getAttribute('aria-label') ?? el.localName) : null;
+  });
+}
+
+test('Escape closes the panel and gives focus back to the launcher', async ({ toolbar, page }) => {
+  await toolbar.start();
+  await toolbar.composer.click();
+  await page.keyboard.press('Escape');
+  await expect(toolbar.panel).toBeHidden();
+  await expect(toolbar.launcher).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(toolbar.composer).toBeFocused();
+  // Picking takes Escape first: it ends picking and leaves the panel open.
+  await toolbar.pickButton.click();
+  await page.keyboard.press('Escape');
+  await expect(toolbar.pickButton).toHaveAttribute('aria-pressed', 'false');
+  await expect(toolbar.panel).toBeVisible();
+});
+
+test('keeps focus on the tool call after Approve or Reject, never on the page', async ({ toolbar, page }) => {
+  await toolbar.start();
+  await toolbar.send('read my selection');
+  const card = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' });
+  await card.getByRole('button', { name: 'Approve' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(card.locator('.ab-s-done')).toHaveText('done');
+  await expect(card).toBeFocused();
+  expect(await focusedInToolbar(page)).toBe('Tool call get_selected_elements');
+  await toolbar.send('read my selection again');
+  const second = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' }).last();
+  await second.getByRole('button', { name: 'Reject' }).click();
+  await expect(second.locator('.ab-s-denied')).toHaveText('rejected');
+  await expect(second).toBeFocused();
+});
+
+test('sending while scrolled up jumps to the end', async ({ toolbar, page }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  for (let i = 0; i < 4; i++) await toolbar.ask('help');
+  await toolbar.log.evaluate((el) => (el.scrollTop = 0));
+  await expect(toolbar.panel.getByRole('button', { name: 'Scroll to latest' })).toBeVisible();
+  await toolbar.ask('help');
+  await expect(toolbar.panel.getByRole('button', { name: 'Scroll to latest' })).toBeHidden();
+  await expect.poll(() => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2);
+  void page;
+});
+
+test('says how far a message is over the limit instead of cutting it, and clears picked elements at once', async ({ toolbar, page }, testInfo) => {
+  await toolbar.start();
+  const long = 'x'.repeat(200_005);
+  await toolbar.composer.fill(long);
+  await expect(toolbar.composer).toHaveValue(long);
+  await expect(toolbar.panel.locator('.ab-hint')).toHaveText('5 characters over the 200,000-character limit: shorten the message, or attach the text as a file');
+  await expect(toolbar.sendButton).toBeDisabled();
+  await toolbar.composer.press('End');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await expect(toolbar.sendButton).toBeEnabled();
+  await toolbar.composer.fill('');
+
+  await toolbar.pickButton.click();
+  await page.locator('#page-title').click();
+  await page.getByRole('cell', { name: 'Ada Lovelace' }).click();
+  await page.keyboard.press('Escape');
+  await expect(toolbar.panel.locator('.ab-composer .ab-chip.ab-el')).toHaveCount(2);
+  await snap(page, testInfo, 'picked-clear-all');
+  await toolbar.panel.getByRole('button', { name: 'Clear all' }).click();
+  await expect(toolbar.panel.locator('.ab-composer .ab-chip.ab-el')).toHaveCount(0);
+  await expect(page.locator('agentbar-toolbar .ab-outline')).toHaveCount(0);
+});
+
+test('a code block that scrolls takes keyboard focus, and list numbers from 10 up are not clipped', async ({ toolbar }) => {
+  await toolbar.start();
+  const reply = await toolbar.ask('show me some markdown');
+  const code = reply.locator('.ab-code pre');
+  await expect(code).toHaveAttribute('tabindex', '0');
+  await code.focus();
+  await expect(code).toBeFocused();
+  // A list of twelve items in an existing reply's markdown container: "10." must fit its padding.
+  const fits = await reply.locator('.ab-md').first().evaluate((md) => {
+    const ol = document.createElement('ol');
+    ol.start = 10;
+    ol.innerHTML = '<li>ten</li><li>eleven</li>';
+    md.appendChild(ol);
+    const item = ol.firstElementChild as HTMLElement;
+    const probe = document.createElement('span');
+    probe.textContent = '10.';
+    probe.style.font = getComputedStyle(item).font;
+    probe.style.position = 'absolute';
+    md.appendChild(probe);
+    const needed = probe.getBoundingClientRect().width;
+    const room = parseFloat(getComputedStyle(ol).paddingLeft);
+    probe.remove();
+    ol.remove();
+    return { needed, room };
+  });
+  expect(fits.room).toBeGreaterThan(fits.needed + 4);
+});
+
+test.describe('while a long reply streams in another chat', () => {
+  test.use({ paceMs: 40 });
+
+  test('offers its Stop in a new chat too, and that Stop ends it', async ({ toolbar }) => {
+    await toolbar.start();
+    await toolbar.newChat();
+    await toolbar.send('working long');
+    await expect(toolbar.log.getByRole('article', { name: 'demo/guide, streaming' })).toContainText('Step 1 of a long plan');
+    await toolbar.newChat();
+    const stopThere = toolbar.panel.getByRole('button', { name: 'Stop demo/guide in “working long”' });
+    await expect(stopThere).toHaveText('Stop other chat');
+    await stopThere.click();
+    await expect(stopThere).toBeHidden();
+    await toolbar.chat('working long').click();
+    await expect(toolbar.log.getByRole('article', { name: 'demo/guide, stopped' })).toBeVisible();
+  });
+});
