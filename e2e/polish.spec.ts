@@ -129,3 +129,19 @@ test.describe('while a long reply streams in another chat', () => {
     await expect(toolbar.log.getByRole('article', { name: 'demo/guide, stopped' })).toBeVisible();
   });
 });
+
+test('says the server refused a wrong token instead of waiting for ever', async ({ page, server, toolbar }, testInfo) => {
+  // The page's own config is ignored: this toolbar carries a token from "an earlier start".
+  await page.addInitScript((url) => {
+    Object.defineProperty(window, '__AGENTBAR__', { get: () => ({ url, token: 'an-old-token-from-yesterday' }), set() {}, configurable: false });
+  }, server.wsUrl);
+  await page.goto(server.pageUrl);
+  await expect(toolbar.launcher.or(toolbar.panel)).toBeVisible();
+  if (await toolbar.launcher.isVisible()) await toolbar.launcher.click();
+  await expect(toolbar.status).toHaveText('Offline', { timeout: 30_000 });
+  await expect(toolbar.panel.locator('.ab-hint')).toHaveText(/^The agent server is running but refused this page: its token is wrong or from an earlier start/, { timeout: 30_000 });
+  await snap(page, testInfo, 'token-refused');
+  // The server says so too (once a minute), without the token.
+  await expect.poll(() => server.log).toContain('Refused a WebSocket: Missing or wrong token');
+  expect(server.log).not.toContain('an-old-token-from-yesterday');
+});

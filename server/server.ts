@@ -280,12 +280,25 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   };
 
+  // A toolbar with an old token retries for ever: say so in the log, but once a minute per reason.
+  const lastRefusal = new Map<string, number>();
+  const noteRefusal = (why: string) => {
+    const now = Date.now();
+    if ((lastRefusal.get(why) ?? -Infinity) > now - 60_000) return;
+    if (lastRefusal.size >= 100) lastRefusal.clear();
+    lastRefusal.set(why, now);
+    log('warn', `Refused a WebSocket: ${why}. A toolbar with an old token gets the current one when its page is reloaded.`);
+  };
+
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {});
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not found');
     const why = checkAccess(policy, { host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, url, true);
-    if (why) return refuseUpgrade(socket, 403, `Forbidden: ${why}`);
+    if (why) {
+      noteRefusal(`${why} (origin ${req.headers.origin ?? 'none'})`);
+      return refuseUpgrade(socket, 403, `Forbidden: ${why}`);
+    }
     guard.trust(socket as Socket);
     (deflateClients < maxDeflateClients ? wssDeflate : wssPlain).handleUpgrade(req, socket, head, (ws) => {
       // Only a client that accepted deflate holds a slot (ws completes the upgrade synchronously).

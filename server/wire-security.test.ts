@@ -110,6 +110,17 @@ describe('who may connect (HTTP 403 before the upgrade)', () => {
     await expectRefused(closed, { headers: { Origin: 'https://dev.example.test:3000' } }, /Origin/);
   });
 
+  it('logs a refused WebSocket with its reason, once a minute per reason', async () => {
+    const server = await h.start();
+    for (let i = 0; i < 3; i++) await expectRefused(server, { token: 'wrong-token-wrong-token' }, /token/);
+    await expectRefused(server, { headers: { Origin: 'https://evil.example' } }, /Origin/);
+    const refusals = server.logs.filter((l) => l.message.startsWith('Refused a WebSocket'));
+    expect(refusals.map((l) => [l.level, l.message.replace(/\. A toolbar.*/, '')])).toEqual([
+      ['warn', 'Refused a WebSocket: Missing or wrong token (origin none)'],
+      ['warn', expect.stringMatching(/^Refused a WebSocket: .*Origin.* \(origin https:\/\/evil\.example\)$/)],
+    ]);
+  });
+
   it('never writes the token to the log, nor into a refusal', async () => {
     const failing = defineAgent({
       id: 'test/failing',

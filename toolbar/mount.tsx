@@ -15,6 +15,7 @@ import type { ToolbarServices } from './context.ts';
 import { collectBrowserMetadata } from './page/browser-metadata.ts';
 import { describeElement } from './page/describe-element.ts';
 import { startPicker } from './page/picker.ts';
+import { bindRefusalProbe } from './page/refusal-probe.ts';
 import { readAttachments } from './page/read-attachments.ts';
 import { createToolbarStore, type PickedElement, type PrefsStorage, type ToolbarStore } from './store.ts';
 import { TOOLBAR_CSS } from './styles.ts';
@@ -154,6 +155,7 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
     },
   };
   const unbindPicker = bindPicker(win, host, store);
+  const unbindProbe = bindRefusalProbe(win, store, config.config.url);
 
   render(<App services={services} />, root);
   client.start();
@@ -165,6 +167,7 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
     store,
     unmount() {
       unbindPicker();
+      unbindProbe();
       client.close();
       bound.dispose();
       render(null, root);

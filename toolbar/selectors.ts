@@ -96,17 +96,25 @@ export function selectActiveSkill(s: ToolbarState): { agent: string; skill: stri
   return agent && skill ? { agent, skill } : null;
 }
 
+/** Offline, and the server answers: it refused this toolbar. */
+export const REFUSED_MESSAGE =
+  "The agent server is running but refused this page: its token is wrong or from an earlier start (each start makes a new one), or this page's origin is not allowed. Reload the page to get the current token; the server's log says which.";
+
 /** What the composer says while the connection is down; cleared once it is back. */
 export const CONNECTION_BLOCKERS: ReadonlySet<string> = new Set([
   'Disconnected from the agent server',
   'Offline: waiting for the agent server',
   'Connecting to the agent server…',
+  REFUSED_MESSAGE,
 ]);
 
 /** Why sending is impossible right now, or null when it is possible. */
 export function selectSendBlocker(s: ToolbarState): string | null {
   const kind = connectionKind(s.sync.status);
-  if (kind === 'offline') return s.sync.status === 'closed' ? 'Disconnected from the agent server' : 'Offline: waiting for the agent server';
+  if (kind === 'offline') {
+    if (s.sync.status === 'closed') return 'Disconnected from the agent server';
+    return s.serverRefused ? REFUSED_MESSAGE : 'Offline: waiting for the agent server';
+  }
   if (kind === 'reconnecting' || !s.sync.state) return 'Connecting to the agent server…';
   if (!selectComposerAgent(s)) return 'No implemented agent is available';
   return null;

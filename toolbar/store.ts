@@ -48,6 +48,8 @@ export interface ToolbarState extends UiPrefs {
   pendingClientMessageId: string | null;
   sending: boolean;
   composerError: string | null;
+  /** Offline although the server answers HTTP: it refused this toolbar (token or origin). */
+  serverRefused: boolean;
   /** The agent chosen in the composer for one chat; other chats use their default. */
   agentChoice: { chatId: string | null; agent: string } | null;
   picked: PickedElement[];
@@ -98,6 +100,7 @@ export const INITIAL_UI_STATE: Omit<ToolbarState, keyof UiPrefs | 'sync'> = {
   pendingClientMessageId: null,
   sending: false,
   composerError: null,
+  serverRefused: false,
   agentChoice: null,
   picked: [],
   picking: false,

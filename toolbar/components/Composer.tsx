@@ -3,6 +3,7 @@ import { LIMITS } from '../../shared/limits.ts';
 import { useServices, useToolbar } from '../context.ts';
 import { labelElement } from '../page/picker.ts';
 import {
+  REFUSED_MESSAGE,
   selectActiveChatId,
   selectAgents,
   selectComposerAgent,
@@ -230,7 +231,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
           </button>
         </div>
       ) : hint ? (
-        <div id={hintId} class={picking ? 'ab-hint ab-picking-hint' : tooLong ? 'ab-hint ab-error' : 'ab-hint'}>
+        <div id={hintId} class={picking ? 'ab-hint ab-picking-hint' : tooLong || blocker === REFUSED_MESSAGE ? 'ab-hint ab-error' : 'ab-hint'}>
           {hint}
         </div>
       ) : null}
