@@ -145,3 +145,36 @@ test('says the server refused a wrong token instead of waiting for ever', async 
   await expect.poll(() => server.log).toContain('Refused a WebSocket: Missing or wrong token');
   expect(server.log).not.toContain('an-old-token-from-yesterday');
 });
+
+test.describe('on a phone, with a page wider than the screen', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  /** Whether the element is wholly inside what the user sees (the visual viewport). */
+  function onScreen(locator: import('@playwright/test').Locator) {
+    return locator.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const vv = window.visualViewport!;
+      return r.left >= vv.offsetLeft && r.top >= vv.offsetTop && r.right <= vv.offsetLeft + vv.width + 0.5 && r.bottom <= vv.offsetTop + vv.height + 0.5;
+    });
+  }
+
+  test('keeps the launcher, the panel and Send on the screen', async ({ toolbar, page }, testInfo) => {
+    await toolbar.goto();
+    await page.evaluate(() => {
+      const wide = document.createElement('div');
+      wide.style.cssText = 'width: 1600px; height: 20px; background: #c33';
+      document.body.appendChild(wide);
+    });
+    // The page is now four screens wide: the layout viewport grew, the screen did not.
+    expect(await page.evaluate(() => window.innerWidth)).toBeGreaterThan(1000);
+    await expect.poll(() => onScreen(toolbar.launcher)).toBe(true);
+    await toolbar.launcher.click();
+    await expect(toolbar.status).toHaveText('Connected');
+    await expect.poll(() => onScreen(toolbar.panel)).toBe(true);
+    expect(await onScreen(toolbar.sendButton)).toBe(true);
+    await snap(page, testInfo, 'phone-wide-page');
+    // Scrolled sideways, it follows the screen.
+    await page.evaluate(() => window.scrollTo(600, 0));
+    await expect.poll(() => onScreen(toolbar.panel)).toBe(true);
+  });
+});

@@ -14,6 +14,7 @@ import { buildSocketUrl, type ConfigResult } from './config.ts';
 import type { ToolbarServices } from './context.ts';
 import { collectBrowserMetadata } from './page/browser-metadata.ts';
 import { describeElement } from './page/describe-element.ts';
+import { followVisualViewport } from './page/follow-visual-viewport.ts';
 import { startPicker } from './page/picker.ts';
 import { bindRefusalProbe } from './page/refusal-probe.ts';
 import { readAttachments } from './page/read-attachments.ts';
@@ -110,6 +111,7 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
   const root = doc.createElement('div');
   shadow.appendChild(root);
   doc.documentElement.appendChild(host);
+  const unfollow = followVisualViewport(win, host);
 
   if (!config.ok) {
     console.error(`[agentbar] ${config.error}`);
@@ -120,6 +122,7 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
       client: null,
       store: null,
       unmount() {
+        unfollow();
         render(null, root);
         host.remove();
       },
@@ -168,6 +171,7 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
     unmount() {
       unbindPicker();
       unbindProbe();
+      unfollow();
       client.close();
       bound.dispose();
       render(null, root);

@@ -72,7 +72,8 @@ export const TOOLBAR_CSS = /* css */ `
 
 /* ------------------------------------------------------------ launcher */
 .ab-launcher {
-  position: fixed; right: 20px; bottom: 20px;
+  /* --ab-vv-*: the visible screen, when the layout viewport is larger (see follow-visual-viewport.ts). */
+  position: fixed; right: calc(20px + var(--ab-vv-right, 0px)); bottom: calc(20px + var(--ab-vv-bottom, 0px));
   width: 48px; height: 48px; border-radius: 50%;
   border: 1px solid rgba(255, 255, 255, 0.12);
   background: radial-gradient(circle at 30% 25%, #3b4152, #1a1c22 70%);
@@ -91,8 +92,8 @@ export const TOOLBAR_CSS = /* css */ `
 
 /* ------------------------------------------------------------ panel */
 .ab-panel {
-  position: fixed; right: 16px; bottom: 16px;
-  max-width: calc(100vw - 32px); max-height: calc(100vh - 32px);
+  position: fixed; right: calc(16px + var(--ab-vv-right, 0px)); bottom: calc(16px + var(--ab-vv-bottom, 0px));
+  max-width: calc(var(--ab-vv-width, 100vw) - 32px); max-height: calc(var(--ab-vv-height, 100vh) - 32px);
   display: flex; flex-direction: column;
   background: var(--bg);
   border: 1px solid var(--line);
