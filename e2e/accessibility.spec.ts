@@ -1,0 +1,55 @@
+/**
+ * axe-core over the toolbar's main states (launcher, empty panel, a conversation with markdown, a
+ * code block, reasoning, tool cards and an approval, several chats, a failed reply): no serious or
+ * critical violations. Only the toolbar is checked; the demo page is not ours to fix here.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include('agentbar-toolbar').analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
+test('the launcher and the empty panel have no serious accessibility violations', async ({ toolbar, page }) => {
+  await toolbar.goto();
+  await expect(toolbar.launcher.or(toolbar.panel)).toBeVisible();
+  if (await toolbar.panel.isVisible()) await toolbar.closeButton.click();
+  expect(await seriousViolations(page)).toEqual([]);
+  await toolbar.open();
+  await toolbar.newChat();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('a conversation with markdown, code, reasoning, tools, an approval and a failure has none either', async ({ toolbar, page }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  await toolbar.ask('show me some markdown');
+  await toolbar.ask('think about it');
+  await toolbar.ask('docs');
+  await toolbar.ask('system');
+  await toolbar.send('fail');
+  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, failed' })).toBeVisible();
+  await toolbar.send('read my selection');
+  await expect(toolbar.log.getByRole('button', { name: 'Approve' })).toBeVisible();
+  await toolbar.log.locator('details.ab-reasoning summary').first().click();
+  expect(await seriousViolations(page)).toEqual([]);
+  await toolbar.log.getByRole('button', { name: 'Approve' }).click();
+  await expect(toolbar.doneReplies().last()).toContainText('No elements are selected');
+  await toolbar.newChat();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('the check reaches inside the toolbar: a planted violation is reported', async ({ toolbar, page }) => {
+  await toolbar.start();
+  await page.evaluate(() => {
+    const log = document.querySelector('agentbar-toolbar')!.shadowRoot!.querySelector('.ab-log')!;
+    const button = document.createElement('button');
+    button.className = 'planted';
+    log.appendChild(button);
+  });
+  expect((await seriousViolations(page)).join('\n')).toMatch(/^button-name \(critical\)/m);
+});
