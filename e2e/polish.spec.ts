@@ -178,3 +178,18 @@ test.describe('on a phone, with a page wider than the screen', () => {
     await expect.poll(() => onScreen(toolbar.panel)).toBe(true);
   });
 });
+
+test.describe('while the agent thinks', () => {
+  test.use({ paceMs: 150 });
+
+  test('shows a live preview of its reasoning, then how long it thought', async ({ toolbar, page }, testInfo) => {
+    await toolbar.start();
+    await toolbar.send('think first');
+    const reasoning = toolbar.log.locator('details.ab-reasoning').last();
+    await expect(reasoning.locator('summary')).toContainText('Thinking…');
+    await expect(reasoning.locator('.ab-reasoning-preview')).toContainText('The user wants');
+    await snap(page, testInfo, 'reasoning-live');
+    await expect(reasoning.locator('summary')).toHaveText(/^Thought for \d+ s$/, { timeout: 30_000 });
+    await expect(reasoning.locator('.ab-reasoning-preview')).toHaveCount(0);
+  });
+});

@@ -39,6 +39,8 @@ export class ReplyWriter {
   private chars = 0;
   /** The message that shows this run's plan, if any. */
   private planIndex: number | null = null;
+  /** The reasoning part being written and when it started: its duration is recorded when it ends. */
+  private reasoning: { messageIndex: number; partIndex: number; at: number } | null = null;
 
   constructor(private readonly o: ReplyWriterOptions) {}
 
@@ -66,6 +68,7 @@ export class ReplyWriter {
   endMessage(status: AssistantMessage['status'], error?: string): void {
     const index = this.messageIndex;
     if (index === null) return;
+    this.endReasoning();
     const ops: Op[] = [{ op: 'replace', path: messagePath.status(index), value: status }];
     if (error !== undefined) ops.push({ op: 'add', path: messagePath.error(index), value: error });
     this.o.chats.edit(this.o.chatId, ops, { urgent: true });
@@ -80,14 +83,17 @@ export class ReplyWriter {
     const part = checkPart(input);
     this.ensureRoom(Buffer.byteLength(JSON.stringify(part), 'utf8'));
     const messageIndex = this.openMessage();
+    this.endReasoning();
     this.o.chats.edit(this.o.chatId, [{ op: 'add', path: messagePath.partsEnd(messageIndex), value: part }]);
     const partIndex = this.parts++;
+    if (part.type === 'reasoning') this.reasoning = { messageIndex, partIndex, at: this.o.now() };
     this.lastPart = part.type === 'text' || part.type === 'reasoning' ? { type: part.type, index: partIndex } : null;
     return { messageIndex, partIndex };
   }
 
   /** Adds a part the server made (a backend tool's result) to a message of this run, open or ended. */
   addServerPart(messageIndex: number, part: AssistantPart): void {
+    this.endReasoning();
     this.o.chats.edit(this.o.chatId, [{ op: 'add', path: messagePath.partsEnd(messageIndex), value: part }]);
     if (this.messageIndex === messageIndex) this.parts++;
     this.lastPart = null;
@@ -129,6 +135,14 @@ export class ReplyWriter {
     ops.push({ op: 'add', path: messagePath.plan(target), value: copy });
     this.planIndex = target;
     this.o.chats.edit(this.o.chatId, ops, { urgent: true });
+  }
+
+  /** The reasoning part being written is over: record how long it took. */
+  private endReasoning(): void {
+    const r = this.reasoning;
+    if (!r) return;
+    this.reasoning = null;
+    this.o.chats.edit(this.o.chatId, [{ op: 'add', path: messagePath.partField(r.messageIndex, r.partIndex, 'durationMs'), value: Math.max(0, this.o.now() - r.at) }]);
   }
 
   /** The whole chat goes in one snapshot: a reply stops where the chat is full. */

@@ -138,4 +138,26 @@ describe('tool calls an agent follows as they go', () => {
     expect((lastMessage(client.state) as AssistantMessage).error).toMatch(/updated tool call x wrongly: .*locations/);
     await client.ok('chat.create', {});
   });
+
+  it('records how long each reasoning part took once the next part comes', async () => {
+    const agent = defineAgent({
+      id: 'test/thinker',
+      description: 'Thinks, then answers',
+      async run(ctx) {
+        await ctx.reply.reasoning('hmm');
+        await ctx.sleep(60);
+        await ctx.reply.reasoning(' yes');
+        await ctx.reply.text('Answer.');
+      },
+    });
+    const server = await h.start({ agents: [agent] });
+    const client = await h.connect(server, { kind: 'cli' });
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
+    const [reasoning, text] = (lastMessage(client.state) as AssistantMessage).content;
+    expect(reasoning).toMatchObject({ type: 'reasoning', text: 'hmm yes' });
+    expect((reasoning as { durationMs: number }).durationMs).toBeGreaterThanOrEqual(50);
+    expect(text).toEqual({ type: 'text', text: 'Answer.' });
+  });
 });

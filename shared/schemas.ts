@@ -41,7 +41,12 @@ export const FilePartSchema = v.object({
 });
 export type FilePart = v.InferOutput<typeof FilePartSchema>;
 
-export const ReasoningPartSchema = v.object({ type: v.literal('reasoning'), text: v.string() });
+export const ReasoningPartSchema = v.object({
+  type: v.literal('reasoning'),
+  text: v.string(),
+  /** Additive (v1 extension): how long the agent spent on it, set once the next part or the end comes. */
+  durationMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
+});
 export type ReasoningPart = v.InferOutput<typeof ReasoningPartSchema>;
 
 export const ToolRuntimeSchema = v.picklist(['cli', 'toolbar', 'backend']);

@@ -257,6 +257,8 @@ export const TOOLBAR_CSS = /* css */ `
 /* ------------------------------------------------------------ parts */
 .ab-reasoning { border-left: 2px solid var(--line-2); padding-left: 9px; color: var(--muted); }
 .ab-reasoning summary { cursor: pointer; font-size: 12px; user-select: none; }
+.ab-reasoning-preview { display: block; margin-left: 14px; font-style: italic; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; opacity: 0.8; }
+.ab-reasoning[open] .ab-reasoning-preview { display: none; }
 .ab-reasoning summary:hover { color: var(--fg-2); }
 .ab-reasoning .ab-md { padding-top: 4px; font-size: 12.5px; }
 .ab-image-btn { padding: 0; border: 1px solid var(--line); border-radius: 8px; background: var(--bg-code); overflow: hidden; display: block; }

@@ -59,7 +59,7 @@ describe('an ACP agent in agentbar', () => {
     expect(message.status).toBe('done');
     expect(message.agent).toBe('acp/scripted');
     expect(message.content).toEqual([
-      { type: 'reasoning', text: 'The user greets me.' },
+      { type: 'reasoning', text: 'The user greets me.', durationMs: expect.any(Number) },
       { type: 'text', text: 'Hello from the scripted agent.' },
     ]);
     const init = s.received().find((r) => r.kind === 'initialize')!.data;

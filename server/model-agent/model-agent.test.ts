@@ -67,7 +67,7 @@ describe('createModelAgent', () => {
     const reply = await ask(server, client, chatId, 'hi there');
     expect(reply.status).toBe('done');
     expect(reply.content).toEqual([
-      { type: 'reasoning', text: 'Thinking hard.' },
+      { type: 'reasoning', text: 'Thinking hard.', durationMs: expect.any(Number) },
       { type: 'text', text: 'Hello!' },
     ]);
     expect(client.state).toEqual(server.store.state);

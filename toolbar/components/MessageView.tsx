@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, PlanEntry, ToolMessage, UserMessage } from '../../shared/schemas.ts';
+import type { AssistantMessage, Message, PlanEntry, ReasoningPart, ToolMessage, UserMessage } from '../../shared/schemas.ts';
 import { labelElement } from '../page/picker.ts';
 import { FileLink, ImagePreview } from './AttachmentViews.tsx';
 import { Markdown } from './Markdown.tsx';
@@ -59,6 +59,41 @@ function StatusLine({ message }: { message: AssistantMessage }) {
   }
 }
 
+/** "4 s", "1 min 5 s": how long the agent thought. */
+export function formatThinkingTime(ms: number): string {
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  return `${Math.floor(seconds / 60)} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
+}
+
+/** The last line of text the agent is thinking, for the live preview. */
+function lastLine(text: string): string {
+  const lines = text.trimEnd().split('\n');
+  const line = lines[lines.length - 1]!.trim();
+  return line.length > 140 ? `…${line.slice(-139)}` : line;
+}
+
+/**
+ * Reasoning, collapsed: while it streams its summary shows the latest line; after, how long it took
+ * (when the server recorded it).
+ */
+function ReasoningView({ part, live }: { part: ReasoningPart; live: boolean }) {
+  const label = live ? 'Thinking…' : part.durationMs !== undefined ? `Thought for ${formatThinkingTime(part.durationMs)}` : 'Reasoning';
+  return (
+    <details class="ab-reasoning">
+      <summary>
+        <span>{label}</span>
+        {live ? (
+          <span class="ab-reasoning-preview" aria-live="off">
+            {lastLine(part.text)}
+          </span>
+        ) : null}
+      </summary>
+      <Markdown text={part.text} />
+    </details>
+  );
+}
+
 const PLAN_MARKS: Record<PlanEntry['status'], string> = { pending: '○', in_progress: '◐', completed: '✓' };
 const PLAN_LABELS: Record<PlanEntry['status'], string> = { pending: 'to do', in_progress: 'in progress', completed: 'done' };
 
@@ -102,12 +137,7 @@ function AssistantMessageView({ message, chatId }: { message: AssistantMessage; 
           case 'text':
             return <Markdown key={i} text={part.text} />;
           case 'reasoning':
-            return (
-              <details key={i} class="ab-reasoning">
-                <summary>Reasoning</summary>
-                <Markdown text={part.text} />
-              </details>
-            );
+            return <ReasoningView key={i} part={part} live={message.status === 'streaming' && i === message.content.length - 1} />;
           case 'file':
             return part.mimeType.startsWith('image/') ? (
               <ImagePreview key={i} src={part.data} label={part.filename || 'Image'} />
