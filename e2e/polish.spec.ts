@@ -193,3 +193,28 @@ test.describe('while the agent thinks', () => {
     await expect(reasoning.locator('.ab-reasoning-preview')).toHaveCount(0);
   });
 });
+
+test('copies a whole message, shows its time on hover, and folds a very long one behind "Show more"', async ({ toolbar, page, context }, testInfo) => {
+  await toolbar.start();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await toolbar.newChat();
+  const reply = await toolbar.ask('show me some markdown');
+  await reply.hover();
+  await expect(reply.locator('time.ab-time')).toBeVisible();
+  expect(await reply.locator('time.ab-time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+  await reply.getByRole('button', { name: 'Copy message' }).click();
+  await expect(reply.getByRole('button', { name: 'Copied' })).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain('```');
+
+  const long = Array.from({ length: 80 }, (_, i) => `row ${i + 1} of a very big paste`).join('\n');
+  await toolbar.send(long);
+  const mine = toolbar.userMessages.last();
+  const more = mine.getByRole('button', { name: 'Show more' });
+  await expect(more).toBeVisible();
+  expect(await mine.locator('.ab-collapsible').evaluate((el) => el.clientHeight)).toBeLessThanOrEqual(420);
+  await snap(page, testInfo, 'long-message-folded');
+  await more.click();
+  await expect(mine.getByRole('button', { name: 'Show less' })).toHaveAttribute('aria-expanded', 'true');
+  expect(await mine.locator('.ab-collapsible').evaluate((el) => el.clientHeight)).toBeGreaterThan(640);
+});

@@ -198,6 +198,24 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-meta-chips { display: flex; flex-wrap: wrap; gap: 4px; justify-content: flex-end; }
 .ab-msg-assistant { display: flex; flex-direction: column; gap: 6px; }
 .ab-msg-head { display: flex; align-items: center; gap: 6px; color: var(--muted); font-size: 11.5px; }
+.ab-msg-head-user { justify-content: flex-end; min-height: 0; }
+/* Time and copy show on hover or keyboard focus; they take no room otherwise on user messages. */
+.ab-time, .ab-msg-copy { opacity: 0; transition: opacity 0.12s ease; }
+.ab-msg:hover .ab-time, .ab-msg:hover .ab-msg-copy, .ab-msg:focus-within .ab-time, .ab-msg-copy:focus-visible { opacity: 1; }
+.ab-msg-copy { width: 22px; height: 22px; }
+.ab-time { font-size: 11px; color: var(--muted); white-space: nowrap; }
+.ab-collapsible.ab-collapsed {
+  max-height: 420px; overflow: hidden;
+  -webkit-mask-image: linear-gradient(to bottom, #000 75%, transparent);
+  mask-image: linear-gradient(to bottom, #000 75%, transparent);
+}
+.ab-collapsible { display: flex; flex-direction: column; gap: 6px; min-width: 0; }
+.ab-msg-user .ab-collapsible { align-items: flex-end; }
+.ab-show-more {
+  align-self: flex-start; border: 1px solid var(--line-2); background: var(--bg-3); color: var(--fg-2);
+  border-radius: 999px; padding: 2px 10px; font-size: 11.5px;
+}
+.ab-msg-user .ab-show-more { align-self: flex-end; }
 .ab-agent { color: var(--fg-2); font-weight: 600; }
 .ab-state { font-size: 11px; padding: 0 6px; border-radius: 9px; border: 1px solid var(--line-2); }
 .ab-state.ab-bad { color: var(--bad); border-color: rgba(248, 113, 113, 0.4); }

@@ -3,12 +3,26 @@ import { labelElement } from '../page/picker.ts';
 import { FileLink, ImagePreview } from './AttachmentViews.tsx';
 import { Markdown } from './Markdown.tsx';
 import { memo } from './memo.ts';
+import { Collapsible, CopyMessage, MessageTime } from './MessageTools.tsx';
 import { ToolCallCard, ToolResultCard } from './ToolCallCard.tsx';
+
+/** A message's text parts, joined: what "Copy message" copies. */
+function textOf(message: UserMessage | AssistantMessage): string {
+  return message.content
+    .flatMap((p) => (p.type === 'text' ? [p.text] : []))
+    .join('\n\n')
+    .trim();
+}
 
 function UserMessageView({ message }: { message: UserMessage }) {
   const elements = message.metadata.selectedElements;
   return (
     <div class="ab-msg ab-msg-user" role="article" aria-label="You">
+      <div class="ab-msg-head ab-msg-head-user">
+        <CopyMessage text={textOf(message)} />
+        <MessageTime at={message.createdAt} />
+      </div>
+      <Collapsible enabled={true}>
       {message.content.map((part, i) => {
         switch (part.type) {
           case 'text':
@@ -30,6 +44,7 @@ function UserMessageView({ message }: { message: UserMessage }) {
             );
         }
       })}
+      </Collapsible>
       {elements.length > 0 ? (
         <div class="ab-meta-chips" role="group" aria-label="Selected elements">
           {elements.slice(0, 12).map((el, i) => (
@@ -131,6 +146,9 @@ function AssistantMessageView({ message, chatId }: { message: AssistantMessage; 
       <div class="ab-msg-head">
         <span class="ab-agent">{message.agent}</span>
         <StatusLine message={message} />
+        <span class="ab-spacer" />
+        {message.status === 'streaming' ? null : <CopyMessage text={textOf(message)} />}
+        <MessageTime at={message.createdAt} />
       </div>
       {message.content.map((part, i) => {
         switch (part.type) {

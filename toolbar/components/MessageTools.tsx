@@ -1,0 +1,101 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { CheckIcon, CopyIcon } from './icons.tsx';
+
+/** One observer for every message: thousands of messages must not mean thousands of observers. */
+const sizeWatchers = new WeakMap<Element, () => void>();
+let sharedObserver: ResizeObserver | null = null;
+
+function watchSize(el: Element, onResize: () => void): () => void {
+  if (typeof ResizeObserver === 'undefined') return () => {};
+  sharedObserver ??= new ResizeObserver((entries) => {
+    for (const entry of entries) sizeWatchers.get(entry.target)?.();
+  });
+  sizeWatchers.set(el, onResize);
+  sharedObserver.observe(el);
+  return () => {
+    sizeWatchers.delete(el);
+    sharedObserver?.unobserve(el);
+  };
+}
+
+/** Taller than this (px), a finished message is collapsed behind "Show more". */
+export const COLLAPSE_ABOVE_PX = 640;
+
+/** "14:05", or "Mar 3, 14:05" for another day; the full date and time on hover. */
+export function MessageTime({ at }: { at: number }) {
+  const date = new Date(at);
+  const today = new Date();
+  const sameDay = date.toDateString() === today.toDateString();
+  const short = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const shown = sameDay ? short : `${date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}, ${short}`;
+  return (
+    <time class="ab-time" dateTime={date.toISOString()} title={date.toLocaleString()}>
+      {shown}
+    </time>
+  );
+}
+
+/** Copies a message's text (its text parts, as written: Markdown stays Markdown). */
+export function CopyMessage({ text }: { text: string }) {
+  const [state, setState] = useState<'idle' | 'done' | 'failed'>('idle');
+  useEffect(() => {
+    if (state === 'idle') return;
+    const timer = setTimeout(() => setState('idle'), 1500);
+    return () => clearTimeout(timer);
+  }, [state]);
+  if (!text) return null;
+  return (
+    <button
+      type="button"
+      class="ab-icon-btn ab-msg-copy"
+      aria-label={state === 'done' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy message'}
+      title="Copy message"
+      onClick={() => {
+        const clipboard = globalThis.navigator?.clipboard;
+        if (!clipboard) return setState('failed');
+        clipboard.writeText(text).then(
+          () => setState('done'),
+          () => setState('failed'),
+        );
+      }}
+    >
+      {state === 'done' ? <CheckIcon size={12} /> : <CopyIcon size={12} />}
+    </button>
+  );
+}
+
+/**
+ * Collapses very long content behind "Show more" (a pasted log, a whole file). Used for the user's
+ * own messages: an agent's long answer is what the user is reading, and folding it as it ends
+ * would move the text under their eyes.
+ */
+export function Collapsible({ enabled, children }: { enabled: boolean; children: ComponentChildren }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [tall, setTall] = useState(false);
+  const [expanded, setExpanded] = useState(false);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el || !enabled) return setTall(false);
+    setTall(el.scrollHeight > COLLAPSE_ABOVE_PX);
+  });
+  // Messages off-screen are not laid out (content-visibility): measure again when they are.
+  useEffect(() => {
+    const el = box.current;
+    if (!el || !enabled) return;
+    return watchSize(el, () => setTall(el.scrollHeight > COLLAPSE_ABOVE_PX));
+  }, [enabled]);
+  const collapsed = enabled && tall && !expanded;
+  return (
+    <>
+      <div ref={box} class={collapsed ? 'ab-collapsible ab-collapsed' : 'ab-collapsible'}>
+        {children}
+      </div>
+      {enabled && tall ? (
+        <button type="button" class="ab-show-more" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
+          {expanded ? 'Show less' : 'Show more'}
+        </button>
+      ) : null}
+    </>
+  );
+}
