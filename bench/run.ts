@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (full, under 3 minutes on 2 cores) and `npm run bench -- --smoke` (CI, seconds):
  * prints one table per section on stdout and writes the figures as JSON to bench/results/.
- * Options: --smoke, --only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model, --out=FILE.
+ * Options: --smoke, --only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model,markdown, --out=FILE.
  * Targets are printed beside the figures (PASS/MISS), never asserted: the exit code is 0 unless
  * a section could not run.
  */
@@ -18,13 +18,14 @@ import { computePeers, measureRevCost, peersSection } from './peers-section.ts';
 import { measurePersistenceSection, persistenceSection } from './persistence-section.ts';
 import { renderSection, type Section } from './report.ts';
 import { measureResume, resumeSection } from './resume-section.ts';
+import { markdownSection, measureMarkdown } from './markdown-section.ts';
 import { measureModelLatency, modelSection } from './model-section.ts';
 import { measureScaling, scalingSection } from './scaling-section.ts';
 import { canPin } from './server-handle.ts';
 import { latencySection, runStreams, throughputSection, wireSection, type StreamRuns } from './stream-sections.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SECTION_KEYS = ['wire', 'peers', 'latency', 'throughput', 'resume', 'persistence', 'browser', 'scaling', 'model'] as const;
+const SECTION_KEYS = ['wire', 'peers', 'latency', 'throughput', 'resume', 'persistence', 'browser', 'scaling', 'model', 'markdown'] as const;
 type SectionKey = (typeof SECTION_KEYS)[number];
 const FALLBACK_TITLES: Record<SectionKey, string> = {
   wire: '1. Wire cost',
@@ -36,6 +37,7 @@ const FALLBACK_TITLES: Record<SectionKey, string> = {
   browser: '7. Browser',
   scaling: '8. Compression as clients add up',
   model: '9. Model agent latency',
+  markdown: '10. Markdown while a reply streams',
 };
 
 interface Args {
@@ -166,6 +168,9 @@ async function main(): Promise<void> {
   });
   await attempt(['model'], async () => {
     sections.set('model', modelSection(await measureModelLatency(config, progress)));
+  });
+  await attempt(['markdown'], async () => {
+    sections.set('markdown', markdownSection(measureMarkdown(config, progress)));
   });
 
   meta.loadAverageAtEnd = os.loadavg();

@@ -27,10 +27,18 @@ test('the launcher and the empty panel have no serious accessibility violations'
 test('a conversation with markdown, code, reasoning, tools, an approval and a failure has none either', async ({ toolbar, page }) => {
   await toolbar.start();
   await toolbar.newChat();
-  await toolbar.ask('show me some markdown');
-  await toolbar.ask('think about it');
-  await toolbar.ask('docs');
-  await toolbar.ask('system');
+  // Each reply must end before the next message (the agent answers one at a time).
+  const ask = async (text: string) => {
+    const before = await toolbar.userMessages.count();
+    await toolbar.send(text);
+    await expect(toolbar.userMessages).toHaveCount(before + 1);
+    await expect(toolbar.log.getByRole('article', { name: /, streaming$/ })).toHaveCount(0);
+    await expect(toolbar.stopButton).toBeHidden();
+  };
+  await ask('show me some markdown');
+  await ask('think about it');
+  await ask('docs');
+  await ask('system');
   await toolbar.send('fail');
   await expect(toolbar.log.getByRole('article', { name: 'demo/guide, failed' })).toBeVisible();
   await toolbar.send('read my selection');

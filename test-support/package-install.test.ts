@@ -121,6 +121,13 @@ describe('the npm package', () => {
     expect(unwanted).toEqual([]);
   });
 
+  it('ships a toolbar bundle within its budget: at most 75 KB gzipped', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const bundle = await readFile(path.join(ROOT, 'dist', 'toolbar.js'));
+    const gzipped = gzipSync(bundle, { level: 9 }).length;
+    expect(gzipped).toBeLessThanOrEqual(75 * 1024);
+  });
+
   it('runs `npx agentbar serve` with plain node and answers a message', async () => {
     const dataDir = path.join(tmp, 'serve-data');
     const serve = start('npx', ['--no-install', 'agentbar', 'serve', '--port', '0', '--data-dir', dataDir], app, true);

@@ -198,12 +198,14 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-meta-chips { display: flex; flex-wrap: wrap; gap: 4px; justify-content: flex-end; }
 .ab-msg-assistant { display: flex; flex-direction: column; gap: 6px; }
 .ab-msg-head { display: flex; align-items: center; gap: 6px; color: var(--muted); font-size: 11.5px; }
-.ab-msg-head-user { justify-content: flex-end; min-height: 0; }
+.ab-msg-actions { display: flex; align-items: center; gap: 6px; height: 22px; margin-top: -4px; }
+.ab-msg-user .ab-msg-actions { justify-content: flex-end; }
 /* Time and copy show on hover or keyboard focus; they take no room otherwise on user messages. */
 .ab-time, .ab-msg-copy { opacity: 0; transition: opacity 0.12s ease; }
 .ab-msg:hover .ab-time, .ab-msg:hover .ab-msg-copy, .ab-msg:focus-within .ab-time, .ab-msg-copy:focus-visible { opacity: 1; }
 .ab-msg-copy { width: 22px; height: 22px; }
 .ab-time { font-size: 11px; color: var(--muted); white-space: nowrap; }
+.ab-time::after { content: attr(data-label); }
 .ab-collapsible.ab-collapsed {
   max-height: 420px; overflow: hidden;
   -webkit-mask-image: linear-gradient(to bottom, #000 75%, transparent);
@@ -246,6 +248,9 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-md h1, .ab-md h2, .ab-md h3, .ab-md h4, .ab-md h5, .ab-md h6 { margin: 12px 0 6px; line-height: 1.3; font-weight: 650; }
 .ab-md h1 { font-size: 16px; } .ab-md h2 { font-size: 15px; } .ab-md h3 { font-size: 14px; }
 .ab-md h4, .ab-md h5, .ab-md h6 { font-size: 13px; color: var(--fg-2); }
+/* A single line break in a paragraph is a soft break in CommonMark; in a chat it reads as a new line. */
+.ab-md p, .ab-md li, .ab-md td, .ab-md th { white-space: pre-line; }
+.ab-md .ab-raw { white-space: pre-wrap; font-family: var(--mono); font-size: 12px; color: var(--fg-2); }
 .ab-md ul, .ab-md ol { margin: 0 0 8px; padding-left: 20px; }
 /* Room for three-digit numbers ("100."), which 20px clipped from 10 on. */
 .ab-md ol { padding-left: 2.4em; }

@@ -29,11 +29,8 @@ export function MessageTime({ at }: { at: number }) {
   const sameDay = date.toDateString() === today.toDateString();
   const short = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   const shown = sameDay ? short : `${date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}, ${short}`;
-  return (
-    <time class="ab-time" dateTime={date.toISOString()} title={date.toLocaleString()}>
-      {shown}
-    </time>
-  );
+  // Drawn from an attribute: the time is not part of the message's text (copying, find, tests).
+  return <time class="ab-time" dateTime={date.toISOString()} title={date.toLocaleString()} data-label={shown} />;
 }
 
 /** Copies a message's text (its text parts, as written: Markdown stays Markdown). */

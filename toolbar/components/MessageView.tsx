@@ -18,10 +18,6 @@ function UserMessageView({ message }: { message: UserMessage }) {
   const elements = message.metadata.selectedElements;
   return (
     <div class="ab-msg ab-msg-user" role="article" aria-label="You">
-      <div class="ab-msg-head ab-msg-head-user">
-        <CopyMessage text={textOf(message)} />
-        <MessageTime at={message.createdAt} />
-      </div>
       <Collapsible enabled={true}>
       {message.content.map((part, i) => {
         switch (part.type) {
@@ -55,6 +51,10 @@ function UserMessageView({ message }: { message: UserMessage }) {
           {elements.length > 12 ? <span class="ab-chip ab-chip-static">+{elements.length - 12}</span> : null}
         </div>
       ) : null}
+      <div class="ab-msg-actions">
+        <MessageTime at={message.createdAt} />
+        <CopyMessage text={textOf(message)} />
+      </div>
     </div>
   );
 }
@@ -146,9 +146,6 @@ function AssistantMessageView({ message, chatId }: { message: AssistantMessage; 
       <div class="ab-msg-head">
         <span class="ab-agent">{message.agent}</span>
         <StatusLine message={message} />
-        <span class="ab-spacer" />
-        {message.status === 'streaming' ? null : <CopyMessage text={textOf(message)} />}
-        <MessageTime at={message.createdAt} />
       </div>
       {message.content.map((part, i) => {
         switch (part.type) {
@@ -185,6 +182,13 @@ function AssistantMessageView({ message, chatId }: { message: AssistantMessage; 
       {message.status === 'interrupted' ? (
         <div class="ab-note">Interrupted{message.error ? `: ${message.error}` : ' (the server stopped before the answer was complete).'}</div>
       ) : null}
+      {/* At the end, so reaching them from the composer never scrolls the reply away. */}
+      {message.status === 'streaming' ? null : (
+        <div class="ab-msg-actions">
+          <CopyMessage text={textOf(message)} />
+          <MessageTime at={message.createdAt} />
+        </div>
+      )}
     </div>
   );
 }

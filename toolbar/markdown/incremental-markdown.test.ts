@@ -2,8 +2,8 @@ import { isValidElement, type VNode } from 'preact';
 import { describe, expect, it } from 'vitest';
 import { createMarkdownRenderer } from './incremental-markdown.ts';
 import { makeMarkdownSample, TRICKY_SAMPLES } from './markdown-samples.ts';
-import { parseMarkdown } from './parse-blocks.ts';
-import { renderBlocks } from './render-markdown.tsx';
+import { lexMarkdown } from './lex-markdown.ts';
+import { renderTokens } from './render-tokens.tsx';
 
 /** A VNode tree as plain data: element or component, key, props and children, in order. */
 function describeTree(node: unknown): unknown {
@@ -15,7 +15,7 @@ function describeTree(node: unknown): unknown {
 }
 
 function renderWhole(text: string) {
-  return describeTree(renderBlocks(parseMarkdown(text)));
+  return describeTree(renderTokens(lexMarkdown(text)));
 }
 
 /** Streams `text` into one renderer in pieces of `size` characters, checking every step. */

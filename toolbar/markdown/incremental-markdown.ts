@@ -1,12 +1,12 @@
 /**
- * Renders a Markdown text that grows by appends (a streaming message) without re-parsing it
- * whole on every append: settled blocks (see `settle-blocks.ts`) are parsed and turned into
- * VNodes once and their VNodes reused; only the open tail is parsed again. Reused VNodes also let
- * Preact skip diffing those blocks. The output equals `renderBlocks(parseMarkdown(text))`.
+ * Renders a Markdown text that grows by appends (a streaming message) without re-lexing it whole
+ * on every append: settled blocks (see `lex-markdown.ts`) are lexed and turned into VNodes once and
+ * their VNodes reused; only the open tail is lexed again. Reused VNodes also let Preact skip
+ * diffing those blocks. The output equals `renderTokens(lexMarkdown(text))`.
  */
 import type { VNode } from 'preact';
-import { renderBlocksFrom } from './render-markdown.tsx';
-import { splitSettled } from './settle-blocks.ts';
+import { splitSettled } from './lex-markdown.ts';
+import { renderTokens } from './render-tokens.tsx';
 
 export interface MarkdownRenderer {
   /** VNodes for `text`; cheap when `text` extends the text of the previous call. */
@@ -19,13 +19,14 @@ export interface MarkdownRenderer {
  *
  * @example
  * const md = createMarkdownRenderer();
- * md.render('# Title\n\nfirst par'); // parses it all
- * md.render('# Title\n\nfirst paragraph\n\n'); // parses from 'first paragraph' on
+ * md.render('# Title\n\nfirst par'); // lexes it all
+ * md.render('# Title\n\nfirst paragraph\n\n'); // lexes from 'first paragraph' on
  */
 export function createMarkdownRenderer(): MarkdownRenderer {
-  /** Source of the settled blocks: always a prefix of the last text rendered. */
+  /** Source of the settled tokens: always a prefix of the last text rendered. */
   let settledSource = '';
   let settledNodes: VNode[] = [];
+  let settledTokens = 0;
 
   return {
     render(text) {
@@ -33,13 +34,15 @@ export function createMarkdownRenderer(): MarkdownRenderer {
       if (!text.startsWith(settledSource)) {
         settledSource = '';
         settledNodes = [];
+        settledTokens = 0;
       }
       const split = splitSettled(settledSource.length === 0 ? text : text.slice(settledSource.length));
       if (split.settled.length > 0) {
-        for (const node of renderBlocksFrom(split.settled, settledNodes.length)) settledNodes.push(node);
+        for (const node of renderTokens(split.settled, settledTokens)) settledNodes.push(node);
+        settledTokens += split.settled.length;
         settledSource = text.slice(0, settledSource.length + split.settledLength);
       }
-      return settledNodes.concat(renderBlocksFrom(split.tail, settledNodes.length));
+      return settledNodes.concat(renderTokens(split.tail, settledTokens));
     },
   };
 }

@@ -14,7 +14,8 @@ export function sanitizeHref(raw: string): string | null {
   if (!trimmed || /[\u0000-\u001f\u007f]/.test(trimmed)) return null;
   let url: URL;
   try {
-    url = new URL(trimmed);
+    // A URL parser reads "\\" as "/" in http(s) addresses; in Markdown it is a character of the link.
+    url = new URL(trimmed.replace(/\\/g, '%5C'));
   } catch {
     return null;
   }

@@ -1,0 +1,66 @@
+/**
+ * Markdown to tokens with marked's lexer (CommonMark plus the GitHub extensions: tables, task
+ * lists, strikethrough, autolinks), and the split of a growing text into the blocks more text can
+ * no longer change, so a streaming message re-lexes only its tail.
+ *
+ * A top-level block is settled when a later top-level block starts right after a blank line, on a
+ * line that is complete (a line break follows it). After a blank line, only a list (a next item or
+ * an indented continuation), an unclosed fence or an HTML block of kinds 1-5 can still take more
+ * lines, and in each of those cases the lexer would not have started a new top-level block there.
+ * Reference definitions are the one exception (a later `[x]: url` changes an earlier `[x]`); agents
+ * do not write them, and a settled block keeps the reading it had.
+ */
+import { Lexer, type Token, type TokensList } from 'marked';
+
+const OPTIONS = { gfm: true, breaks: false, pedantic: false } as const;
+
+/**
+ * @example lexMarkdown('# Title\n\nText') // [heading, space, paragraph]
+ */
+export function lexMarkdown(text: string): TokensList | Token[] {
+  try {
+    return new Lexer(OPTIONS).lex(text);
+  } catch {
+    // Hostile nesting (thousands of ">" or list levels) overflows the lexer's stack: show the text.
+    return [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text, escaped: true }] }];
+  }
+}
+
+export interface SettledSplit {
+  /** Tokens that appending text can no longer change. */
+  settled: Token[];
+  /** Length of the source the settled tokens come from. */
+  settledLength: number;
+  /** Tokens of the rest, still open to change. */
+  tail: Token[];
+}
+
+/**
+ * Lexes `text` and splits its tokens into the settled ones and the rest.
+ *
+ * @example
+ * splitSettled('para one\n\npara two\n\npara thr')
+ * // settled: [para one, space, para two, space], settledLength: 20, tail: [para thr]
+ */
+export function splitSettled(text: string): SettledSplit {
+  const tokens = lexMarkdown(text);
+  // Offsets of each token in the text: the lexer's raw pieces cover it end to end.
+  const starts: number[] = [];
+  let offset = 0;
+  for (const token of tokens) {
+    starts.push(offset);
+    offset += token.raw.length;
+  }
+  if (offset !== text.length) return { settled: [], settledLength: 0, tail: tokens };
+  for (let k = tokens.length - 1; k > 0; k--) {
+    const previous = tokens[k - 1]!;
+    if (previous.type !== 'space') continue;
+    // The block must start on a line that is complete.
+    const start = starts[k]!;
+    if (!/[\r\n]/.test(text.slice(start))) continue;
+    // A space token holds the previous line's end and the blank lines: two breaks or more.
+    if ((previous.raw.match(/\r\n|\r|\n/g)?.length ?? 0) < 2) continue;
+    return { settled: tokens.slice(0, k), settledLength: start, tail: tokens.slice(k) };
+  }
+  return { settled: [], settledLength: 0, tail: tokens };
+}
