@@ -53,20 +53,26 @@ test('creates, switches, renames and deletes chats; deleting asks first', async 
   await expect(dialog).toBeHidden();
   await expect(toolbar.chat('Checkout redesign')).toBeVisible();
 
-  // Delete, confirmed: gone, and no chat is active.
+  // Delete, confirmed: gone, and the most recent other chat opens.
   await toolbar.chats.getByRole('button', { name: 'Delete chat' }).click();
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await expect(toolbar.chat('Checkout redesign')).toHaveCount(0);
-  await expect(toolbar.activeChat).toHaveCount(0);
-  await expect(toolbar.log).toContainText('No chat selected');
-  await expect(toolbar.chat('beta help')).toBeVisible();
+  await expect(toolbar.activeChat).toHaveText('beta help');
+  await expect(toolbar.userMessages).toHaveText(['beta help']);
 
   // The server agrees.
   const state = await readState(server);
   const titles = Object.values(state.chats).map((c) => c.title);
   expect(titles).toContain('beta help');
   expect(titles).not.toContain('Checkout redesign');
-  expect(state.activeChatId).toBeNull();
+  expect(state.chats[state.activeChatId!]?.title).toBe('beta help');
+
+  // "+" twice makes one new chat, not two.
+  await toolbar.newChat();
+  const count = await toolbar.chatTabs.count();
+  await toolbar.newChatButton.click();
+  await expect(toolbar.chatTabs).toHaveCount(count);
+  await expect(toolbar.activeChat).toHaveText('New chat');
 
   // With no active chat, the first message starts a new one.
   await toolbar.send('gamma help');

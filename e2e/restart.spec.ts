@@ -41,17 +41,22 @@ test('reconnects after a server restart and shows the same chats', async ({ tool
   await expect(toolbar.doneReplies()).toHaveCount(2);
 });
 
-test('a reply cut by a restart comes back interrupted', async ({ toolbar, server }) => {
-  await toolbar.newChat();
-  await toolbar.send('long before the restart');
-  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, streaming' })).toContainText('Step 1 of a long plan');
+test.describe('while a long reply streams', () => {
+  // Paced so the reply is still going when the server stops, even on a busy machine.
+  test.use({ paceMs: 40 });
 
-  await server.stop();
-  await expect(toolbar.status).toHaveText(/^(Reconnecting…|Offline)$/);
-  await server.restart();
-  await expect(toolbar.status).toHaveText('Connected', { timeout: 30_000 });
-  const interrupted = toolbar.log.getByRole('article', { name: 'demo/guide, interrupted' });
-  await expect(interrupted).toContainText('Step 1 of a long plan');
-  await expect(interrupted.locator('.ab-state')).toHaveText('interrupted');
-  await expect(toolbar.stopButton).toBeHidden();
+  test('a reply cut by a restart comes back interrupted', async ({ toolbar, server }) => {
+    await toolbar.newChat();
+    await toolbar.send('long before the restart');
+    await expect(toolbar.log.getByRole('article', { name: 'demo/guide, streaming' })).toContainText('Step 1 of a long plan');
+
+    await server.stop();
+    await expect(toolbar.status).toHaveText(/^(Reconnecting…|Offline)$/);
+    await server.restart();
+    await expect(toolbar.status).toHaveText('Connected', { timeout: 30_000 });
+    const interrupted = toolbar.log.getByRole('article', { name: 'demo/guide, interrupted' });
+    await expect(interrupted).toContainText('Step 1 of a long plan');
+    await expect(interrupted.locator('.ab-state')).toHaveText('interrupted');
+    await expect(toolbar.stopButton).toBeHidden();
+  });
 });

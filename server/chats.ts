@@ -8,6 +8,7 @@ import { LIMITS } from '../shared/limits.ts';
 import { applyPatchInPlace } from '../shared/patch.ts';
 import type { ChatInfo, Message, Op } from '../shared/schemas.ts';
 import { ChatNotFoundError, StorageError, UnreadableChatError, type ChatRepository, type ChatSource } from './persistence/chat-repository.ts';
+import { titleFromText } from './chat-title.ts';
 import { messagePath, statePath } from './state-paths.ts';
 import type { StateStore } from './state-store.ts';
 
@@ -30,9 +31,7 @@ export const DEFAULT_TITLE = 'New chat';
 /** A title from the first words of a message, for chats created without one. */
 function titleFrom(message: Message): string | null {
   if (message.role !== 'user') return null;
-  const text = message.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ').replace(/\s+/g, ' ').trim();
-  if (!text) return null;
-  return text.length > 48 ? text.slice(0, 47).trimEnd() + '…' : text;
+  return titleFromText(message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n'));
 }
 
 function indexMessages(messages: Message[]): LoadedChat {

@@ -231,13 +231,38 @@ describe('chat actions', () => {
   });
 
   it('creates chats for the selected agent, deletes and stops by chat id', async () => {
-    const { conn, actions } = await setup();
+    const base = makeState();
+    const { conn, actions } = await setup(makeState({ chats: { c1: base.chats.c1!, c2: { ...base.chats.c2!, messageCount: 3 } } }));
     void actions.createChat();
     expect(lastRequest(conn)).toMatchObject({ type: 'chat.create', agent: 'wisp/coder' });
     void actions.deleteChat('c2');
     expect(lastRequest(conn)).toMatchObject({ type: 'chat.delete', chatId: 'c2' });
     void actions.stopRun('c1');
     expect(lastRequest(conn)).toMatchObject({ type: 'run.stop', chatId: 'c1' });
+  });
+
+  it('goes to an empty chat instead of piling up another, and does nothing when the active one is empty', async () => {
+    const { conn, actions } = await setup();
+    const going = actions.createChat();
+    expect(lastRequest(conn)).toMatchObject({ type: 'chat.switch', chatId: 'c2' });
+    reply(conn, lastRequest(conn));
+    expect(await going).toBe(true);
+    const { conn: conn2, actions: actions2 } = await setup(makeState({ activeChatId: 'c2', active: { chatId: 'c2', messages: [] } }));
+    const before = requests(conn2).length;
+    expect(await actions2.createChat()).toBe(true);
+    expect(requests(conn2)).toHaveLength(before);
+  });
+
+  it('opens the most recent other chat after deleting the active one', async () => {
+    const { conn, actions } = await setup();
+    const deleting = actions.deleteChat('c1');
+    expect(lastRequest(conn)).toMatchObject({ type: 'chat.delete', chatId: 'c1' });
+    conn.send({ type: 'patch', rev: 2, ops: [{ op: 'remove', path: '/chats/c1' }, { op: 'replace', path: '/activeChatId', value: null }, { op: 'replace', path: '/active', value: null }] });
+    reply(conn, lastRequest(conn));
+    await flush();
+    expect(lastRequest(conn)).toMatchObject({ type: 'chat.switch', chatId: 'c2' });
+    reply(conn, lastRequest(conn));
+    expect(await deleting).toBe(true);
   });
 
   it('answers approvals with a trimmed reason, and reports a late answer', async () => {

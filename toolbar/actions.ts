@@ -7,7 +7,7 @@ import { makeId } from '../shared/ids.ts';
 import { LIMITS } from '../shared/limits.ts';
 import type { BrowserMetadata, SelectedElement, UserContentPart } from '../shared/schemas.ts';
 import type { SyncClient } from '../shared/sync-client.ts';
-import { selectComposerAgent, selectSendBlocker } from './selectors.ts';
+import { selectChatsSorted, selectComposerAgent, selectSendBlocker } from './selectors.ts';
 import type { Attachment, PickedElement, ToolbarStore } from './store.ts';
 
 export interface ActionsEnv {
@@ -100,7 +100,13 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
   }
 
   return {
-    createChat() {
+    async createChat() {
+      const state = store.getState().sync.state;
+      // An empty chat is already a new chat: "+" again goes there instead of piling up empty ones.
+      const active = state?.activeChatId ? state.chats[state.activeChatId] : undefined;
+      if (active && active.messageCount === 0) return true;
+      const empty = selectChatsSorted(store.getState()).find((c) => c.messageCount === 0);
+      if (empty) return chatAction(() => client.request('chat.switch', { chatId: empty.id }));
       const agent = selectComposerAgent(store.getState());
       return chatAction(() => client.request('chat.create', agent ? { agent } : {}));
     },
@@ -110,8 +116,14 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
     renameChat(chatId, title) {
       return chatAction(() => client.request('chat.rename', { chatId, title }));
     },
-    deleteChat(chatId) {
-      return chatAction(() => client.request('chat.delete', { chatId }));
+    async deleteChat(chatId) {
+      const wasActive = store.getState().sync.state?.activeChatId === chatId;
+      const deleted = await chatAction(() => client.request('chat.delete', { chatId }));
+      if (!deleted || !wasActive) return deleted;
+      // The server leaves no chat active; the user expects to land in the most recent other one.
+      const next = selectChatsSorted(store.getState()).find((c) => c.id !== chatId);
+      if (next && store.getState().sync.state?.activeChatId === null) await chatAction(() => client.request('chat.switch', { chatId: next.id }));
+      return true;
     },
     stopRun(chatId) {
       return chatAction(() => client.request('run.stop', { chatId }));

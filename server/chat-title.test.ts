@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { titleFromText } from './chat-title.ts';
+
+describe('titleFromText', () => {
+  it.each([
+    ['## **Fix** the `header` in [app](https://x.dev)', 'Fix the header in app'],
+    ['- [ ] check *this* and ~~that~~', 'check this and that'],
+    ['> quoted\n> question?', 'quoted question?'],
+    ['```ts\nconst a = 1;\n```', 'const a = 1;'],
+    ['1. first step\n2. second', 'first step second'],
+    ['snake_case_name stays, 2 * 3 * 4 too', 'snake_case_name stays, 2 * 3 * 4 too'],
+    ['__bold__ and _em_', 'bold and em'],
+  ])('turns %j into %j', (text, title) => {
+    expect(titleFromText(text)).toBe(title);
+  });
+
+  it('keeps it short and says nothing for a message without words', () => {
+    expect(titleFromText('word '.repeat(30))).toBe('word word word word word word word word word wo…');
+    expect(titleFromText('```\n```')).toBeNull();
+  });
+});
