@@ -84,13 +84,19 @@ test('says how far a message is over the limit instead of cutting it, and clears
   await expect(page.locator('agentbar-toolbar .ab-outline')).toHaveCount(0);
 });
 
-test('a code block that scrolls takes keyboard focus, and list numbers from 10 up are not clipped', async ({ toolbar }) => {
+test('a code block is highlighted, takes keyboard focus and wraps on demand; list numbers from 10 up are not clipped', async ({ toolbar }) => {
   await toolbar.start();
   const reply = await toolbar.ask('show me some markdown');
   const code = reply.locator('.ab-code pre');
   await expect(code).toHaveAttribute('tabindex', '0');
   await code.focus();
   await expect(code).toBeFocused();
+  // Highlighted (TypeScript), and long lines wrap on demand.
+  await expect(code.locator('.ab-hl-keyword').first()).toHaveText('export');
+  await expect(code.locator('code')).toHaveCSS('white-space', 'pre');
+  await reply.getByRole('button', { name: 'Wrap' }).click();
+  await expect(reply.getByRole('button', { name: 'Wrap' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(code.locator('code')).toHaveCSS('white-space', 'pre-wrap');
   // A list of twelve items in an existing reply's markdown container: "10." must fit its padding.
   const fits = await reply.locator('.ab-md').first().evaluate((md) => {
     const ol = document.createElement('ol');

@@ -276,6 +276,14 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-code-head .ab-icon-btn { width: auto; height: 22px; padding: 0 6px; font-family: inherit; font-size: 11px; gap: 4px; display: inline-flex; }
 .ab-code pre { margin: 0; padding: 9px 11px; overflow: auto; max-height: 420px; }
 .ab-code pre code { background: none; padding: 0; font-size: 12px; line-height: 1.5; white-space: pre; font-family: var(--mono); color: #d6dae3; }
+.ab-code pre.ab-wrap code { white-space: pre-wrap; overflow-wrap: anywhere; }
+.ab-code-head .ab-icon-btn[aria-pressed="true"] { color: var(--accent); }
+.ab-hl-comment { color: #7f8796; font-style: italic; }
+.ab-hl-string { color: #a5d6a7; }
+.ab-hl-keyword { color: #c4a7ff; }
+.ab-hl-number, .ab-hl-literal { color: #f5b97a; }
+.ab-hl-tag { color: #7aa2ff; }
+.ab-hl-attr { color: #f0c674; }
 
 /* ------------------------------------------------------------ parts */
 .ab-reasoning { border-left: 2px solid var(--line-2); padding-left: 9px; color: var(--muted); }

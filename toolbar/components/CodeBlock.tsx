@@ -1,9 +1,12 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { highlight } from '../markdown/highlight.ts';
 import { CheckIcon, CopyIcon } from './icons.tsx';
 
-/** A fenced code block with its language and a copy button. */
+/** A fenced code block with its language, highlighted when the language is known; copy and wrap buttons. */
 export function CodeBlock({ lang, text }: { lang: string; text: string }) {
   const [copied, setCopied] = useState<'idle' | 'done' | 'failed'>('idle');
+  const [wrap, setWrap] = useState(false);
+  const pieces = useMemo(() => highlight(text, lang), [text, lang]);
 
   useEffect(() => {
     if (copied === 'idle') return;
@@ -27,14 +30,18 @@ export function CodeBlock({ lang, text }: { lang: string; text: string }) {
     <div class="ab-code">
       <div class="ab-code-head">
         <span>{lang || 'text'}</span>
+        <span class="ab-spacer" />
+        <button type="button" class="ab-icon-btn" aria-pressed={wrap} title={wrap ? 'Do not wrap long lines' : 'Wrap long lines'} onClick={() => setWrap(!wrap)}>
+          <span>Wrap</span>
+        </button>
         <button type="button" class="ab-icon-btn" aria-label="Copy code" onClick={copy}>
           {copied === 'done' ? <CheckIcon size={12} /> : <CopyIcon size={12} />}
           <span aria-live="polite">{copied === 'done' ? 'Copied' : copied === 'failed' ? 'Copy failed' : 'Copy'}</span>
         </button>
       </div>
       {/* Focusable, so keyboard users can scroll a long or wide block (axe: scrollable-region-focusable). */}
-      <pre tabIndex={0} aria-label={`${lang || 'Text'} code`}>
-        <code>{text}</code>
+      <pre tabIndex={0} aria-label={`${lang || 'Text'} code`} class={wrap ? 'ab-wrap' : undefined}>
+        <code>{pieces ? pieces.map((p, i) => (p.kind ? <span key={i} class={`ab-hl-${p.kind}`}>{p.text}</span> : p.text)) : text}</code>
       </pre>
     </div>
   );
