@@ -224,3 +224,30 @@ test('copies a whole message, shows its time on hover, and folds a very long one
   await expect(mine.getByRole('button', { name: 'Show less' })).toHaveAttribute('aria-expanded', 'true');
   expect(await mine.locator('.ab-collapsible').evaluate((el) => el.clientHeight)).toBeGreaterThan(640);
 });
+
+test('retries a failed reply, regenerates the last one, and puts a message back in the box to edit', async ({ toolbar }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  await toolbar.send('fail on purpose');
+  const failed = toolbar.log.getByRole('article', { name: 'demo/guide, failed' });
+  await expect(failed).toBeVisible();
+  // Retry sends the question again as a new message; the failed reply stays as it was.
+  await failed.getByRole('button', { name: 'Retry' }).click();
+  await expect(toolbar.userMessages).toHaveText(['fail on purpose', 'fail on purpose']);
+  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, failed' })).toHaveCount(2);
+
+  await toolbar.ask('help');
+  const last = toolbar.doneReplies().last();
+  await last.hover();
+  await last.getByRole('button', { name: 'Regenerate' }).click();
+  await expect(toolbar.userMessages).toHaveCount(4);
+  await expect(toolbar.doneReplies()).toHaveCount(2);
+  // Only the last reply offers Regenerate.
+  await expect(toolbar.log.getByRole('button', { name: 'Regenerate' })).toHaveCount(1);
+
+  const first = toolbar.userMessages.first();
+  await first.hover();
+  await first.getByRole('button', { name: 'Edit' }).click();
+  await expect(toolbar.composer).toHaveValue('fail on purpose');
+  await expect(toolbar.composer).toBeFocused();
+});

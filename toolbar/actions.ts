@@ -5,7 +5,7 @@
  */
 import { makeId } from '../shared/ids.ts';
 import { LIMITS } from '../shared/limits.ts';
-import type { BrowserMetadata, SelectedElement, UserContentPart } from '../shared/schemas.ts';
+import type { BrowserMetadata, SelectedElement, UserContentPart, UserMessage } from '../shared/schemas.ts';
 import type { SyncClient } from '../shared/sync-client.ts';
 import { selectChatsSorted, selectComposerAgent, selectSendBlocker } from './selectors.ts';
 import type { Attachment, PickedElement, ToolbarStore } from './store.ts';
@@ -30,6 +30,11 @@ export interface ToolbarActionsApi {
   /** `always` remembers the answer for such calls, where the agent offers it. */
   approveTool(chatId: string, toolCallId: string, approved: boolean, reason?: string, always?: boolean): Promise<string | null>;
   stopRun(chatId: string): Promise<boolean>;
+  /**
+   * Sends one of the user's earlier messages again, as a new message at the end of the chat, to
+   * `agent` (Retry and Regenerate): nothing earlier is removed or rewritten.
+   */
+  resend(chatId: string, message: UserMessage, agent: string): Promise<boolean>;
 }
 
 /** Leaves room for the frame's JSON around the parts. */
@@ -127,6 +132,19 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
     },
     stopRun(chatId) {
       return chatAction(() => client.request('run.stop', { chatId }));
+    },
+
+    resend(chatId, message, agent) {
+      const content = message.content.filter((p) => p.type !== 'tool-approval-response');
+      if (content.length === 0) return Promise.resolve(false);
+      const blocker = selectSendBlocker(store.getState());
+      if (blocker) {
+        store.getState().setChatError(blocker);
+        return Promise.resolve(false);
+      }
+      // The page may have moved on: the browser context is today's, the picked elements the message's own.
+      const metadata = { ...message.metadata, source: 'toolbar' as const, browser: env.collectMetadata() };
+      return chatAction(() => client.request('message.send', { chatId, content, metadata, agent, clientMessageId: makeId('cm') }));
     },
 
     async approveTool(chatId, toolCallId, approved, reason, always) {

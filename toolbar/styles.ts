@@ -204,6 +204,15 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-time, .ab-msg-copy { opacity: 0; transition: opacity 0.12s ease; }
 .ab-msg:hover .ab-time, .ab-msg:hover .ab-msg-copy, .ab-msg:focus-within .ab-time, .ab-msg-copy:focus-visible { opacity: 1; }
 .ab-msg-copy { width: 22px; height: 22px; }
+.ab-msg-action {
+  border: 0; background: none; color: var(--muted); font-size: 11.5px; padding: 2px 6px; border-radius: 6px;
+  opacity: 0; transition: opacity 0.12s ease;
+}
+.ab-msg-action:hover { color: var(--fg); background: var(--bg-3); }
+.ab-msg:hover .ab-msg-action, .ab-msg:focus-within .ab-msg-action, .ab-msg-action:focus-visible { opacity: 1; }
+/* A reply that did not finish offers Retry without a hover. */
+.ab-msg-action.ab-retry { opacity: 1; }
+.ab-msg-action::after { content: attr(data-label); }
 .ab-time { font-size: 11px; color: var(--muted); white-space: nowrap; }
 .ab-time::after { content: attr(data-label); }
 .ab-collapsible.ab-collapsed {

@@ -1,6 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { CheckIcon, CopyIcon } from './icons.tsx';
+import type { AssistantMessage, UserMessage } from '../../shared/schemas.ts';
+import { useServices, useToolbar } from '../context.ts';
+import { selectMessages } from '../selectors.ts';
+import { CheckIcon, CopyIcon, PencilIcon } from './icons.tsx';
 
 /** One observer for every message: thousands of messages must not mean thousands of observers. */
 const sizeWatchers = new WeakMap<Element, () => void>();
@@ -94,5 +97,64 @@ export function Collapsible({ enabled, children }: { enabled: boolean; children:
         </button>
       ) : null}
     </>
+  );
+}
+
+/** The user message a reply answers: the last one with content before it (approvals are not). */
+function findTrigger(messages: readonly { id: string; role: string }[], replyId: string): UserMessage | null {
+  const at = messages.findIndex((m) => m.id === replyId);
+  for (let i = at - 1; i >= 0; i--) {
+    const m = messages[i] as UserMessage;
+    if (m.role === 'user' && m.content.some((p) => p.type !== 'tool-approval-response')) return m;
+  }
+  return null;
+}
+
+/**
+ * Retry (a reply that failed, was stopped or interrupted) and Regenerate (the last reply): the
+ * question is sent again as a new message to the same agent; what came before stays as it was.
+ */
+export function ReplyActions({ message, chatId }: { message: AssistantMessage; chatId: string }) {
+  const { store, actions } = useServices();
+  // A boolean per reply: only the reply that stops being the last one renders again.
+  const isLast = useToolbar((s) => selectMessages(s).at(-1)?.id === message.id);
+  const broken = message.status === 'failed' || message.status === 'stopped' || message.status === 'interrupted';
+  if (!broken && !isLast) return null;
+  const again = () => {
+    const trigger = findTrigger(selectMessages(store.getState()), message.id);
+    if (trigger) void actions.resend(chatId, trigger, message.agent);
+  };
+  return (
+    // The label is drawn from an attribute: it is not part of the reply's text.
+    <button
+      type="button"
+      class={broken ? 'ab-msg-action ab-retry' : 'ab-msg-action'}
+      aria-label={broken ? 'Retry' : 'Regenerate'}
+      data-label={broken ? 'Retry' : 'Regenerate'}
+      title="Send your question again to the same agent, as a new message"
+      onClick={again}
+    />
+  );
+}
+
+/** Edit: the message's text goes back into the composer, to change and send as a new message. */
+export function EditMessage({ message }: { message: UserMessage }) {
+  const { store } = useServices();
+  const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n\n');
+  if (!text) return null;
+  return (
+    <button
+      type="button"
+      class="ab-icon-btn ab-msg-copy"
+      aria-label="Edit"
+      title="Put this message in the box below, to change and send again"
+      onClick={(e) => {
+        store.getState().setDraft(text);
+        const root = e.currentTarget.getRootNode() as ShadowRoot | Document;
+        root.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.focus();
+      }}
+    >
+      <PencilIcon size={12} />
+    </button>
   );
 }

@@ -3,7 +3,7 @@ import { labelElement } from '../page/picker.ts';
 import { FileLink, ImagePreview } from './AttachmentViews.tsx';
 import { Markdown } from './Markdown.tsx';
 import { memo } from './memo.ts';
-import { Collapsible, CopyMessage, MessageTime } from './MessageTools.tsx';
+import { Collapsible, CopyMessage, EditMessage, MessageTime, ReplyActions } from './MessageTools.tsx';
 import { ToolCallCard, ToolResultCard } from './ToolCallCard.tsx';
 
 /** A message's text parts, joined: what "Copy message" copies. */
@@ -53,6 +53,7 @@ function UserMessageView({ message }: { message: UserMessage }) {
       ) : null}
       <div class="ab-msg-actions">
         <MessageTime at={message.createdAt} />
+        <EditMessage message={message} />
         <CopyMessage text={textOf(message)} />
       </div>
     </div>
@@ -186,6 +187,7 @@ function AssistantMessageView({ message, chatId }: { message: AssistantMessage; 
       {message.status === 'streaming' ? null : (
         <div class="ab-msg-actions">
           <CopyMessage text={textOf(message)} />
+          <ReplyActions message={message} chatId={chatId} />
           <MessageTime at={message.createdAt} />
         </div>
       )}
