@@ -7,6 +7,9 @@ import { ArrowDownIcon } from './icons.tsx';
 import { memo } from './memo.ts';
 import { MessageView } from './MessageView.tsx';
 
+/** Keys that scroll the log when it (or something in it) has focus. */
+const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
+
 /** Within this many px of the bottom the list counts as "at the end" and follows new text. */
 const STICK_THRESHOLD = 48;
 
@@ -98,10 +101,19 @@ export function MessageList() {
   const movedUp = (el: HTMLElement) =>
     autoTop.current !== null && el.scrollTop < autoTop.current - 1 && el.scrollHeight - el.scrollTop - el.clientHeight > 1;
 
+  /**
+   * When the user last did something that scrolls (wheel, touch, a key, the scrollbar). Only that
+   * detaches the list: the browser also moves scrollTop by itself (messages laid out late under
+   * content-visibility, scroll anchoring), and taking that for the user stopped the list following
+   * the stream in long chats.
+   */
+  const userScrolledAt = useRef(0);
+  const userIsScrolling = () => Date.now() - userScrolledAt.current < 1_000;
+
   const follow = () => {
     const el = scroller.current;
     if (!el || !stick.current) return;
-    if (movedUp(el)) {
+    if (movedUp(el) && userIsScrolling()) {
       stick.current = false;
       setDetached(true);
     } else scrollToEnd();
@@ -110,11 +122,20 @@ export function MessageList() {
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
+    // A move the user did not make keeps following (see userScrolledAt).
+    if (stick.current && movedUp(el) && !userIsScrolling()) {
+      scrollToEnd();
+      return;
+    }
     const atEnd = stick.current ? !movedUp(el) : el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD;
     // Back near the end: follow from here on.
     if (atEnd && !stick.current) autoTop.current = el.scrollTop;
     stick.current = atEnd;
     if (detached === atEnd) setDetached(!atEnd);
+  };
+
+  const noteUserScroll = () => {
+    userScrolledAt.current = Date.now();
   };
 
   // A new chat opens at its end.
@@ -146,7 +167,20 @@ export function MessageList() {
 
   return (
     <div class="ab-log-wrap">
-      <div class="ab-log" ref={scroller} role="log" aria-label="Messages" tabIndex={0} onScroll={onScroll}>
+      <div
+        class="ab-log"
+        ref={scroller}
+        role="log"
+        aria-label="Messages"
+        tabIndex={0}
+        onScroll={onScroll}
+        onWheel={noteUserScroll}
+        onTouchMove={noteUserScroll}
+        onPointerDown={noteUserScroll}
+        onKeyDown={(e) => {
+          if (SCROLL_KEYS.has(e.key)) noteUserScroll();
+        }}
+      >
         <div class="ab-log-inner" ref={inner}>
           {messages.length === 0 ? (
             <div class="ab-empty">
