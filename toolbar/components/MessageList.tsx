@@ -7,9 +7,6 @@ import { ArrowDownIcon } from './icons.tsx';
 import { memo } from './memo.ts';
 import { MessageView } from './MessageView.tsx';
 
-/** Keys that scroll the log when it (or something in it) has focus. */
-const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
-
 /** Within this many px of the bottom the list counts as "at the end" and follows new text. */
 const STICK_THRESHOLD = 48;
 
@@ -32,6 +29,8 @@ interface GroupProps {
 /** Same messages (by identity, which structural sharing keeps exact) in the same range. */
 function isSameGroup(prev: GroupProps, next: GroupProps): boolean {
   if (prev.chatId !== next.chatId || prev.start !== next.start || prev.end !== next.end) return false;
+  // The group that held the last message must render again when it no longer does (isLast).
+  if ((prev.end === prev.messages.length) !== (next.end === next.messages.length)) return false;
   if (prev.messages === next.messages) return true;
   for (let i = prev.start; i < prev.end; i++) if (prev.messages[i] !== next.messages[i]) return false;
   return true;
@@ -41,7 +40,8 @@ const MessageGroup = memo(function MessageGroup({ messages, start, end, chatId }
   const views: VNode[] = [];
   for (let i = start; i < end; i++) {
     const m = messages[i]!;
-    views.push(<MessageView key={m.id} message={m} chatId={chatId} />);
+    // Only the chat's last message knows it is last (it offers Regenerate): one prop, no subscription per message.
+    views.push(<MessageView key={m.id} message={m} chatId={chatId} isLast={i === messages.length - 1} />);
   }
   return <>{views}</>;
 }, isSameGroup);
@@ -101,19 +101,10 @@ export function MessageList() {
   const movedUp = (el: HTMLElement) =>
     autoTop.current !== null && el.scrollTop < autoTop.current - 1 && el.scrollHeight - el.scrollTop - el.clientHeight > 1;
 
-  /**
-   * When the user last did something that scrolls (wheel, touch, a key, the scrollbar). Only that
-   * detaches the list: the browser also moves scrollTop by itself (messages laid out late under
-   * content-visibility, scroll anchoring), and taking that for the user stopped the list following
-   * the stream in long chats.
-   */
-  const userScrolledAt = useRef(0);
-  const userIsScrolling = () => Date.now() - userScrolledAt.current < 1_000;
-
   const follow = () => {
     const el = scroller.current;
     if (!el || !stick.current) return;
-    if (movedUp(el) && userIsScrolling()) {
+    if (movedUp(el)) {
       stick.current = false;
       setDetached(true);
     } else scrollToEnd();
@@ -122,20 +113,11 @@ export function MessageList() {
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
-    // A move the user did not make keeps following (see userScrolledAt).
-    if (stick.current && movedUp(el) && !userIsScrolling()) {
-      scrollToEnd();
-      return;
-    }
     const atEnd = stick.current ? !movedUp(el) : el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD;
     // Back near the end: follow from here on.
     if (atEnd && !stick.current) autoTop.current = el.scrollTop;
     stick.current = atEnd;
     if (detached === atEnd) setDetached(!atEnd);
-  };
-
-  const noteUserScroll = () => {
-    userScrolledAt.current = Date.now();
   };
 
   // A new chat opens at its end.
@@ -167,20 +149,7 @@ export function MessageList() {
 
   return (
     <div class="ab-log-wrap">
-      <div
-        class="ab-log"
-        ref={scroller}
-        role="log"
-        aria-label="Messages"
-        tabIndex={0}
-        onScroll={onScroll}
-        onWheel={noteUserScroll}
-        onTouchMove={noteUserScroll}
-        onPointerDown={noteUserScroll}
-        onKeyDown={(e) => {
-          if (SCROLL_KEYS.has(e.key)) noteUserScroll();
-        }}
-      >
+      <div class="ab-log" ref={scroller} role="log" aria-label="Messages" tabIndex={0} onScroll={onScroll}>
         <div class="ab-log-inner" ref={inner}>
           {messages.length === 0 ? (
             <div class="ab-empty">

@@ -1,29 +1,13 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { AssistantMessage, UserMessage } from '../../shared/schemas.ts';
-import { useServices, useToolbar } from '../context.ts';
+import { useServices } from '../context.ts';
 import { selectMessages } from '../selectors.ts';
 import { CheckIcon, CopyIcon, PencilIcon } from './icons.tsx';
 
-/** One observer for every message: thousands of messages must not mean thousands of observers. */
-const sizeWatchers = new WeakMap<Element, () => void>();
-let sharedObserver: ResizeObserver | null = null;
-
-function watchSize(el: Element, onResize: () => void): () => void {
-  if (typeof ResizeObserver === 'undefined') return () => {};
-  sharedObserver ??= new ResizeObserver((entries) => {
-    for (const entry of entries) sizeWatchers.get(entry.target)?.();
-  });
-  sizeWatchers.set(el, onResize);
-  sharedObserver.observe(el);
-  return () => {
-    sizeWatchers.delete(el);
-    sharedObserver?.unobserve(el);
-  };
-}
-
-/** Taller than this (px), a finished message is collapsed behind "Show more". */
-export const COLLAPSE_ABOVE_PX = 640;
+/** Longer than this, or with more lines, a message of the user's is folded behind "Show more". */
+export const FOLD_ABOVE_CHARS = 2_000;
+export const FOLD_ABOVE_LINES = 24;
 
 /** "14:05", or "Mar 3, 14:05" for another day; the full date and time on hover. */
 export function MessageTime({ at }: { at: number }) {
@@ -66,38 +50,29 @@ export function CopyMessage({ text }: { text: string }) {
 }
 
 /**
- * Collapses very long content behind "Show more" (a pasted log, a whole file). Used for the user's
- * own messages: an agent's long answer is what the user is reading, and folding it as it ends
- * would move the text under their eyes.
+ * Folds very long content behind "Show more" (a pasted log, a whole file). Decided from the text,
+ * never by measuring: reading the layout of every message would lay out the ones the browser skips
+ * (content-visibility) and cost every streamed token in a long chat. Used for the user's own
+ * messages: an agent's long answer is what the user is reading.
  */
-export function Collapsible({ enabled, children }: { enabled: boolean; children: ComponentChildren }) {
-  const box = useRef<HTMLDivElement>(null);
-  const [tall, setTall] = useState(false);
+export function Collapsible({ text, children }: { text: string; children: ComponentChildren }) {
   const [expanded, setExpanded] = useState(false);
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (!el || !enabled) return setTall(false);
-    setTall(el.scrollHeight > COLLAPSE_ABOVE_PX);
-  });
-  // Messages off-screen are not laid out (content-visibility): measure again when they are.
-  useEffect(() => {
-    const el = box.current;
-    if (!el || !enabled) return;
-    return watchSize(el, () => setTall(el.scrollHeight > COLLAPSE_ABOVE_PX));
-  }, [enabled]);
-  const collapsed = enabled && tall && !expanded;
+  const long = text.length > FOLD_ABOVE_CHARS || countLines(text) > FOLD_ABOVE_LINES;
+  if (!long) return <>{children}</>;
   return (
     <>
-      <div ref={box} class={collapsed ? 'ab-collapsible ab-collapsed' : 'ab-collapsible'}>
-        {children}
-      </div>
-      {enabled && tall ? (
-        <button type="button" class="ab-show-more" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
-          {expanded ? 'Show less' : 'Show more'}
-        </button>
-      ) : null}
+      <div class={expanded ? 'ab-collapsible' : 'ab-collapsible ab-collapsed'}>{children}</div>
+      <button type="button" class="ab-show-more" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
+        {expanded ? 'Show less' : 'Show more'}
+      </button>
     </>
   );
+}
+
+function countLines(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && n <= FOLD_ABOVE_LINES; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 /** The user message a reply answers: the last one with content before it (approvals are not). */
@@ -114,10 +89,8 @@ function findTrigger(messages: readonly { id: string; role: string }[], replyId:
  * Retry (a reply that failed, was stopped or interrupted) and Regenerate (the last reply): the
  * question is sent again as a new message to the same agent; what came before stays as it was.
  */
-export function ReplyActions({ message, chatId }: { message: AssistantMessage; chatId: string }) {
+export function ReplyActions({ message, chatId, isLast }: { message: AssistantMessage; chatId: string; isLast: boolean }) {
   const { store, actions } = useServices();
-  // A boolean per reply: only the reply that stops being the last one renders again.
-  const isLast = useToolbar((s) => selectMessages(s).at(-1)?.id === message.id);
   const broken = message.status === 'failed' || message.status === 'stopped' || message.status === 'interrupted';
   if (!broken && !isLast) return null;
   const again = () => {

@@ -18,7 +18,7 @@ function UserMessageView({ message }: { message: UserMessage }) {
   const elements = message.metadata.selectedElements;
   return (
     <div class="ab-msg ab-msg-user" role="article" aria-label="You">
-      <Collapsible enabled={true}>
+      <Collapsible text={textOf(message)}>
       {message.content.map((part, i) => {
         switch (part.type) {
           case 'text':
@@ -135,7 +135,7 @@ function PlanView({ plan }: { plan: readonly PlanEntry[] }) {
   );
 }
 
-function AssistantMessageView({ message, chatId }: { message: AssistantMessage; chatId: string }) {
+function AssistantMessageView({ message, chatId, isLast }: { message: AssistantMessage; chatId: string; isLast: boolean }) {
   const empty = message.content.length === 0;
   return (
     <div
@@ -187,7 +187,7 @@ function AssistantMessageView({ message, chatId }: { message: AssistantMessage; 
       {message.status === 'streaming' ? null : (
         <div class="ab-msg-actions">
           <CopyMessage text={textOf(message)} />
-          <ReplyActions message={message} chatId={chatId} />
+          <ReplyActions message={message} chatId={chatId} isLast={isLast} />
           <MessageTime at={message.createdAt} />
         </div>
       )}
@@ -209,12 +209,12 @@ function ToolMessageView({ message }: { message: ToolMessage }) {
  * One message. Memoized on the message object: a streaming patch gives only the streaming
  * message a new identity, so a long chat re-renders one message per token.
  */
-export const MessageView = memo(function MessageView({ message, chatId }: { message: Message; chatId: string }) {
+export const MessageView = memo(function MessageView({ message, chatId, isLast = false }: { message: Message; chatId: string; isLast?: boolean }) {
   switch (message.role) {
     case 'user':
       return <UserMessageView message={message} />;
     case 'assistant':
-      return <AssistantMessageView message={message} chatId={chatId} />;
+      return <AssistantMessageView message={message} chatId={chatId} isLast={isLast} />;
     case 'tool':
       return <ToolMessageView message={message} />;
   }
