@@ -46,10 +46,16 @@ export function makeHistory(count: number, seed = 7): Message[] {
   );
 }
 
-/** Writes one chat of `count` messages into `dataDir` and marks it active; returns its id. */
-export async function seedActiveChat(dataDir: string, count: number): Promise<string> {
+/**
+ * Writes one chat into `dataDir` and marks it active; returns its id. `history` is a message
+ * count (the bench's history, see makeHistory) or the messages themselves.
+ *
+ * @example await seedActiveChat(dir, 2000)
+ */
+export async function seedActiveChat(dataDir: string, history: number | Message[]): Promise<string> {
   const chatId = makeId('chat');
-  const messages = makeHistory(count);
+  const messages = typeof history === 'number' ? makeHistory(history) : history;
+  const count = messages.length;
   const info: ChatInfo = {
     id: chatId,
     title: `Bench history (${count} messages)`,

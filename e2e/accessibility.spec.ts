@@ -1,6 +1,6 @@
 /**
  * axe-core over the toolbar's main states (launcher, empty panel, a conversation with markdown, a
- * code block, reasoning, tool cards and an approval, several chats, a failed reply): no serious or
+ * code block, reasoning, tool cards and an approval, several chats and the list of them, a failed reply): no serious or
  * critical violations. Only the toolbar is checked; the demo page is not ours to fix here.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -48,6 +48,15 @@ test('a conversation with markdown, code, reasoning, tools, an approval and a fa
   await toolbar.log.getByRole('button', { name: 'Approve' }).click();
   await expect(toolbar.doneReplies().last()).toContainText('No elements are selected');
   await toolbar.newChat();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // The list of all chats, with a search and the row buttons, and the delete confirmation over it.
+  await toolbar.actions.getByRole('button', { name: 'All chats' }).click();
+  const list = toolbar.panel.getByRole('dialog', { name: 'All chats' });
+  await expect(list.getByRole('listitem').first()).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await list.getByRole('searchbox', { name: 'Search chats' }).fill('no such chat');
+  await expect(list.getByRole('status')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });
 

@@ -141,7 +141,7 @@ export const TOOLBAR_CSS = /* css */ `
   display: inline-grid; place-items: center; flex: none;
 }
 .ab-icon-btn:hover:not(:disabled) { background: var(--bg-3); color: var(--fg); }
-.ab-icon-btn[aria-pressed='true'] { background: var(--accent-bg); color: var(--accent); border-color: rgba(122, 162, 255, 0.35); }
+.ab-icon-btn[aria-pressed='true'], .ab-icon-btn[aria-expanded='true'] { background: var(--accent-bg); color: var(--accent); border-color: rgba(122, 162, 255, 0.35); }
 .ab-icon-btn.ab-small { width: 24px; height: 24px; border-radius: 6px; }
 
 /* ------------------------------------------------------------ chat tabs */
@@ -169,6 +169,37 @@ export const TOOLBAR_CSS = /* css */ `
   width: 150px; background: var(--bg-code); border: 1px solid var(--accent); border-radius: 6px;
   padding: 3px 6px; font-size: 12px;
 }
+
+/* ------------------------------------------------------------ all chats */
+.ab-chat-list {
+  position: absolute; left: 0; right: 0; top: 44px; bottom: 0; z-index: 8;
+  display: flex; flex-direction: column; background: var(--bg); border-radius: 0 0 14px 14px;
+}
+.ab-chat-list-head { display: flex; gap: 6px; align-items: center; padding: 8px 8px 8px 10px; border-bottom: 1px solid var(--line); }
+.ab-chat-search {
+  flex: 1; min-width: 0; background: var(--bg-code); border: 1px solid var(--line-2); border-radius: 8px;
+  padding: 6px 9px; font-size: 13px;
+}
+.ab-chat-search:focus-visible { outline: none; border-color: var(--accent); }
+.ab-chat-rows { list-style: none; margin: 0; padding: 4px 6px 8px; overflow-y: auto; flex: 1; scrollbar-width: thin; scrollbar-color: var(--line-2) transparent; }
+.ab-chat-row { display: flex; align-items: center; gap: 2px; border-radius: 8px; padding-right: 4px; }
+.ab-chat-row:hover, .ab-chat-row:focus-within { background: var(--bg-2); }
+.ab-chat-row.ab-active { background: var(--bg-3); }
+.ab-chat-row .ab-icon-btn { width: 26px; height: 26px; border-radius: 6px; opacity: 0.55; }
+.ab-chat-row:hover .ab-icon-btn, .ab-chat-row .ab-icon-btn:focus-visible { opacity: 1; }
+.ab-chat-row.ab-renaming { padding: 6px 8px; }
+.ab-chat-row.ab-renaming .ab-rename input { width: 100%; }
+.ab-chat-row.ab-renaming .ab-rename { flex: 1; }
+.ab-chat-open {
+  flex: 1; min-width: 0; display: flex; flex-direction: column; gap: 2px; text-align: left;
+  background: transparent; border: 0; border-radius: 7px; padding: 7px 8px; color: var(--fg);
+}
+.ab-chat-row-title { font-size: 13px; font-weight: 550; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.ab-chat-row.ab-active .ab-chat-row-title { color: var(--accent); }
+.ab-chat-row-meta { display: flex; gap: 8px; font-size: 11.5px; color: var(--muted); min-width: 0; }
+.ab-chat-row-meta > span { flex: 1; min-width: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.ab-chat-row-meta time { flex: none; }
+.ab-chat-list-empty { margin: 24px 16px; text-align: center; color: var(--muted); }
 
 /* ------------------------------------------------------------ alerts */
 .ab-alert {

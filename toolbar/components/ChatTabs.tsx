@@ -1,76 +1,15 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { LIMITS } from '../../shared/limits.ts';
 import type { ChatInfo } from '../../shared/schemas.ts';
 import { useServices, useToolbar } from '../context.ts';
 import { selectActiveChatId, selectChatsSorted } from '../selectors.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { CheckIcon, CloseIcon, PencilIcon, TrashIcon } from './icons.tsx';
-
-function chatTitle(chat: ChatInfo): string {
-  return chat.title.trim() || 'Untitled chat';
-}
-
-function RenameForm({ chat, onDone }: { chat: ChatInfo; onDone(): void }) {
-  const { actions } = useServices();
-  const [title, setTitle] = useState(chat.title);
-  const [busy, setBusy] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    input.current?.focus();
-    input.current?.select();
-  }, []);
-
-  const save = async () => {
-    const next = title.trim();
-    if (!next || busy) return;
-    if (next === chat.title) {
-      onDone();
-      return;
-    }
-    setBusy(true);
-    const ok = await actions.renameChat(chat.id, next);
-    setBusy(false);
-    // On a refusal the alert says why and the editor stays, so nothing typed is lost.
-    if (ok) onDone();
-  };
-
-  return (
-    <form
-      class="ab-rename"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
-      <input
-        ref={input}
-        type="text"
-        aria-label="Chat title"
-        value={title}
-        maxLength={LIMITS.maxTitleLength}
-        disabled={busy}
-        onInput={(e) => setTitle(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.preventDefault();
-            onDone();
-          }
-        }}
-      />
-      <button type="submit" class="ab-icon-btn" aria-label="Save title" disabled={busy || !title.trim()}>
-        <CheckIcon size={13} />
-      </button>
-      <button type="button" class="ab-icon-btn" aria-label="Cancel rename" onClick={onDone}>
-        <CloseIcon size={13} />
-      </button>
-    </form>
-  );
-}
+import { PencilIcon, TrashIcon } from './icons.tsx';
+import { chatTitle, RenameForm } from './RenameForm.tsx';
 
 /**
  * The chats, most recent first: a button per chat switches to it; the active one can be renamed
- * inline or deleted after a confirmation.
+ * inline or deleted after a confirmation. The strip is one Tab stop; Left/Right move along it.
+ * "All chats" in the header lists them all with search (ChatList).
  */
 export function ChatTabs() {
   const { actions } = useServices();
@@ -106,9 +45,21 @@ export function ChatTabs() {
     }
   }, [activeId, chats]);
 
+  // One Tab stop for the whole strip (the active chat); the arrow keys move between chats.
+  const onStripKey = (e: KeyboardEvent) => {
+    const buttons = [...(strip.current?.querySelectorAll<HTMLButtonElement>('.ab-tab-btn') ?? [])];
+    const at = buttons.findIndex((b) => b === e.target);
+    if (at < 0) return;
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: buttons.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    buttons[Math.max(0, Math.min(buttons.length - 1, to))]?.focus();
+  };
+  const tabStopId = chats.some((c) => c.id === activeId) ? activeId : chats[0]?.id;
+
   return (
     <>
-      <div class="ab-chats" ref={strip} role="group" aria-label="Chats">
+      <div class="ab-chats" ref={strip} role="group" aria-label="Chats" onKeyDown={onStripKey}>
         {chats.map((chat) => {
           const active = chat.id === activeId;
           if (active && renaming) {
@@ -124,6 +75,7 @@ export function ChatTabs() {
                 type="button"
                 class="ab-tab-btn"
                 aria-current={active ? 'true' : undefined}
+                tabIndex={chat.id === tabStopId ? 0 : -1}
                 title={`${chatTitle(chat)} · ${chat.messageCount} message${chat.messageCount === 1 ? '' : 's'}${chat.id === runningId ? ' · the agent is working here' : ''}`}
                 disabled={!connected && !active}
                 onClick={() => {

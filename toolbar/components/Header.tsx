@@ -1,10 +1,20 @@
 import { useServices, useToolbar } from '../context.ts';
 import { selectActiveSkill } from '../selectors.ts';
 import { ConnectionStatus } from './ConnectionStatus.tsx';
-import { MinimizeIcon, PlusIcon, SparkIcon } from './icons.tsx';
+import type { Ref } from 'preact';
+import { ListIcon, MinimizeIcon, PlusIcon, SparkIcon } from './icons.tsx';
 
-export function Header({ onClose }: { onClose(): void }) {
+export interface HeaderProps {
+  onClose(): void;
+  /** Whether the list of all chats is open, and how to toggle it. */
+  listOpen: boolean;
+  onToggleList(): void;
+  listButton: Ref<HTMLButtonElement>;
+}
+
+export function Header({ onClose, listOpen, onToggleList, listButton }: HeaderProps) {
   const { actions } = useServices();
+  const chatCount = useToolbar((s) => Object.keys(s.sync.state?.chats ?? {}).length);
   const connected = useToolbar((s) => s.sync.status === 'connected' && s.sync.state !== null);
   const skill = useToolbar(selectActiveSkill, (a, b) => a?.agent === b?.agent && a?.skill === b?.skill);
   return (
@@ -24,6 +34,18 @@ export function Header({ onClose }: { onClose(): void }) {
       <span class="ab-spacer" />
       {/* A named group, so tests can tell this "New chat" from a chat titled "New chat". */}
       <div class="ab-actions" role="group" aria-label="Actions">
+        <button
+          ref={listButton}
+          type="button"
+          class="ab-icon-btn"
+          aria-label="All chats"
+          title={`All chats (${chatCount})`}
+          aria-expanded={listOpen}
+          disabled={!connected}
+          onClick={onToggleList}
+        >
+          <ListIcon />
+        </button>
         <button
           type="button"
           class="ab-icon-btn"

@@ -1,6 +1,7 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useServices, useToolbar } from '../context.ts';
 import { Alert } from './Alert.tsx';
+import { ChatList } from './ChatList.tsx';
 import { ChatTabs } from './ChatTabs.tsx';
 import { Composer } from './Composer.tsx';
 import { Header } from './Header.tsx';
@@ -17,11 +18,28 @@ export function Panel({ autoFocus, onClose }: { autoFocus: boolean; onClose(): v
   const width = useToolbar((s) => s.width);
   const height = useToolbar((s) => s.height);
   const chatError = useToolbar((s) => s.chatError);
+  const connected = useToolbar((s) => s.sync.status === 'connected' && s.sync.state !== null);
   const [dropping, setDropping] = useState(false);
+  const [listOpen, setListOpen] = useState(false);
+  const listButton = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLElement>(null);
   const depth = useRef(0);
+
+  // The list needs the server (every action in it is a request): it closes when the connection drops.
+  useEffect(() => {
+    if (!connected) setListOpen(false);
+  }, [connected]);
+
+  const closeList = (opened: boolean) => {
+    setListOpen(false);
+    // After opening a chat the developer types next; otherwise back where they were.
+    if (opened) panel.current?.querySelector<HTMLElement>('.ab-input textarea')?.focus();
+    else listButton.current?.focus();
+  };
 
   return (
     <section
+      ref={panel}
       class="ab-panel"
       aria-label="agentbar"
       style={{ width: `${width}px`, height: `${height}px` }}
@@ -57,11 +75,12 @@ export function Panel({ autoFocus, onClose }: { autoFocus: boolean; onClose(): v
       }}
     >
       <ResizeHandle />
-      <Header onClose={onClose} />
+      <Header onClose={onClose} listOpen={listOpen} onToggleList={() => (listOpen ? closeList(false) : setListOpen(true))} listButton={listButton} />
       <ChatTabs />
       {chatError ? <Alert message={chatError} onDismiss={() => store.getState().setChatError(null)} /> : null}
       <MessageList />
       <Composer autoFocus={autoFocus} />
+      {listOpen ? <ChatList onClose={closeList} /> : null}
       {dropping ? (
         <div class="ab-drop" aria-hidden="true">
           Drop files to attach
