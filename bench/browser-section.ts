@@ -32,6 +32,9 @@ export function browserSection(main: BrowserResult, compare: BrowserResult | nul
       `Main-thread MISS: ${main.mainThreadMsPerDelta.toFixed(2)} ms per delta = script ${main.scriptMsPerDelta.toFixed(2)} + layout ${main.layoutMsPerDelta.toFixed(2)} + style ${main.styleMsPerDelta.toFixed(2)} + other (paint, lifecycle, intersection observers) ${other3(main).toFixed(2)}${other ? `; with ${other.historyMessages} messages it is ${other.mainThreadMsPerDelta.toFixed(2)}, so ${main.mainThreadMsPerDelta > other.mainThreadMsPerDelta * 1.5 ? 'the cost grows with the history: work per delta touches every rendered message (layout of the whole list, content-visibility bookkeeping, list diffing)' : 'the cost does not come from the history'}` : ''}. To see where, trace the stream (README, Profiling). The fixes belong in the toolbar (e.g. render a window of the latest messages; never read layout in every render).`,
     );
   }
+  for (const r of [main, ...(other ? [other] : [])]) {
+    if (!r.followed) notes.push(`With ${r.historyMessages} messages the list stopped following the stream by itself (${Math.round(r.endDistance)} px from the end when the reply finished): the reply grew off-screen, so the per-delta figures of that run understate what a user at the end pays.`);
+  }
   if (judge(main.p99, latency) === 'MISS') {
     const saturated = main.mainThreadMsPerDelta > (1000 / paceHz) * 0.5;
     notes.push(
@@ -54,6 +57,7 @@ export function browserSection(main: BrowserResult, compare: BrowserResult | nul
       row('main-thread ms per delta', (r) => r.mainThreadMsPerDelta, thread),
       row('  script / layout / style ms per delta', split),
       row('long tasks (count / total ms)', (r) => `${r.longTasks} / ${Math.round(r.longTaskMs)}`),
+      row('list followed the stream (no "Latest" pill, end in view)', (r) => (r.followed ? 'yes' : `NO (${Math.round(r.endDistance)} px from the end)`)),
     ],
     notes,
     data: { main, compare },

@@ -19,6 +19,8 @@ const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 /** The toolbar's localStorage key for its UI prefs (toolbar/store.ts PREFS_KEY): opens the panel. */
 const PREFS_KEY = 'agentbar:toolbar';
 const HOST_TAG = 'agentbar-toolbar';
+/** The fewest messages the toolbar renders of a long chat (toolbar/components/MessageList.tsx WINDOW). */
+const RENDER_WINDOW = 60;
 
 export interface BrowserOptions {
   historyMessages: number;
@@ -46,6 +48,15 @@ export interface BrowserFigures {
   styleMsPerDelta: number;
   longTasks: number;
   longTaskMs: number;
+  /**
+   * Whether the list followed the stream as a user at the end expects: the "Latest" pill never
+   * showed and the end of the reply was in view when it finished. A list that stopped following
+   * costs less per delta (the growing message is off-screen), so the figures above count only
+   * when this holds.
+   */
+  followed: boolean;
+  /** The list's distance from its end when the reply finished (px). */
+  endDistance: number;
   chromium: string;
 }
 
@@ -68,7 +79,7 @@ const OBSERVER_SCRIPT = `(() => {
   const root = document.querySelector(${JSON.stringify(HOST_TAG)}).shadowRoot;
   const records = [];
   const longTasks = [];
-  window.__bench = { records, longTasks };
+  window.__bench = { records, longTasks, pill: false };
   let target = null;
   let last = -1;
   new MutationObserver(() => {
@@ -77,6 +88,7 @@ const OBSERVER_SCRIPT = `(() => {
       const busy = root.querySelectorAll('.ab-msg-assistant[aria-busy="true"]');
       target = busy[busy.length - 1] || null;
     }
+    if (!window.__bench.pill && root.querySelector('.ab-jump')) window.__bench.pill = true;
     if (!target) return;
     const md = target.querySelector('.ab-md');
     const length = md ? md.textContent.length : 0;
@@ -121,15 +133,17 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
     const t0 = Date.now();
     // The page holds the token: sign in with it (the server trades it for a cookie and goes to /).
     await page.goto(`${server.httpUrl}/?token=${encodeURIComponent(server.token)}`);
+    // The toolbar renders a long chat's latest messages (MessageList WINDOW, 60 at least), not all of them.
+    const expected = Math.min(opts.historyMessages, RENDER_WINDOW);
     try {
       await page.waitForFunction(
         ([tag, count]) => (document.querySelector(tag as string)?.shadowRoot?.querySelectorAll('.ab-msg').length ?? 0) >= (count as number),
-        [HOST_TAG, opts.historyMessages] as const,
+        [HOST_TAG, expected] as const,
         { timeout: 60_000, polling: 100 },
       );
     } catch {
       const seen = await page.evaluate((tag) => document.querySelector(tag)?.shadowRoot?.querySelectorAll('.ab-msg').length ?? -1, HOST_TAG);
-      return { skipped: `the toolbar did not render the ${opts.historyMessages}-message history within 60 s (saw ${seen} .ab-msg elements in the <${HOST_TAG}> shadow root)` };
+      return { skipped: `the toolbar did not render the ${opts.historyMessages}-message history within 60 s (saw ${seen} .ab-msg elements in the <${HOST_TAG}> shadow root, expected ${expected})` };
     }
     const historyRenderMs = Date.now() - t0;
     const renderedMessages = await page.evaluate((tag) => document.querySelector(tag)!.shadowRoot!.querySelectorAll('.ab-msg').length, HOST_TAG);
@@ -162,6 +176,9 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
     await waitUntil(() => track.next >= 1, 20_000, 'delta 0');
     await sleep(plan.gateMs / 2);
     const before = await readMetrics();
+    // BENCH_TRACE=FILE writes a Chromium trace of the long-history stream (open it in chrome://tracing or Perfetto).
+    const tracing = process.env.BENCH_TRACE && opts.historyMessages >= 1000;
+    if (tracing) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
     const lastVisible = visibleAt[visibleAt.length - 1]!;
     await page.waitForFunction(
       (length) => {
@@ -172,6 +189,7 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
       { timeout: 60_000, polling: 50 },
     );
     const after = await readMetrics();
+    if (tracing) await (await import('node:fs/promises')).writeFile(process.env.BENCH_TRACE!, await browser.stopTracing());
     const { records, longTasks } = await page.evaluate(() => (window as unknown as { __bench: { records: number[]; longTasks: number[] } }).__bench);
     const clock = await server.ask<{ hr: number; epoch: number }>('clock');
     const appends = await server.ask<number[]>('appends');
@@ -185,6 +203,15 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
       latencies.push(records[r + 1]! - (appends[i]! + offset));
     }
     await waitUntil(() => driver.sync.getSnapshot().state?.run === null, 20_000, 'the end of the run');
+    await sleep(200);
+    const { pill, endDistance } = await page.evaluate((tag) => {
+      const root = document.querySelector(tag)!.shadowRoot!;
+      const log = root.querySelector('.ab-log')!;
+      return {
+        pill: (window as unknown as { __bench: { pill: boolean } }).__bench.pill || !!root.querySelector('.ab-jump'),
+        endDistance: log.scrollHeight - log.scrollTop - log.clientHeight,
+      };
+    }, HOST_TAG);
     return {
       historyMessages: opts.historyMessages,
       renderedMessages,
@@ -200,6 +227,8 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
       styleMsPerDelta: (after.style - before.style) / (deltas.length - 1),
       longTasks: longTasks.length,
       longTaskMs: longTasks.reduce((a, b) => a + b, 0),
+      followed: !pill && endDistance < 2,
+      endDistance,
       chromium: browser.version(),
     };
   } finally {

@@ -1,7 +1,8 @@
 /**
- * A long chat loaded from disk keeps following a streaming reply when nobody scrolls: messages the
- * browser lays out late (content-visibility) change heights above the view, and scroll anchoring
- * moves scrollTop up by itself; that must not count as the developer scrolling away.
+ * A long chat loaded from disk: the toolbar renders its latest messages and loads earlier ones as
+ * the developer scrolls up to them (keeping the view in place), and it keeps following a streaming
+ * reply when nobody scrolls: the browser moving scrollTop by itself (late layout under
+ * content-visibility, scroll anchoring) must not count as the developer scrolling away.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -44,7 +45,13 @@ test.describe('a long chat from disk', () => {
   test('keeps following a streaming reply nobody scrolls away from', async ({ page }) => {
     const toolbar = new Toolbar(page, server);
     await toolbar.start();
-    await expect(toolbar.log.getByRole('article')).toHaveCount(400);
+    const articles = toolbar.log.getByRole('article');
+    // Only the latest messages are in the page; the rest wait behind a button.
+    await expect(articles.last()).toContainText('Line 1 of reply 399');
+    const shown = await articles.count();
+    expect(shown).toBeGreaterThanOrEqual(60);
+    expect(shown).toBeLessThanOrEqual(100);
+    await expect(toolbar.log.getByRole('button', { name: `Show earlier messages (${400 - shown} more)` })).toBeVisible();
     const latest = toolbar.panel.getByRole('button', { name: 'Scroll to latest' });
     const distanceFromEnd = () => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
     await expect.poll(distanceFromEnd).toBeLessThan(2);
@@ -64,5 +71,43 @@ test.describe('a long chat from disk', () => {
       await expect.poll(distanceFromEnd).toBeLessThan(2);
       await expect(latest).toBeHidden();
     }
+  });
+
+  test('loads earlier messages as the developer scrolls up to them, keeping the view in place', async ({ page }) => {
+    const toolbar = new Toolbar(page, server);
+    await toolbar.start();
+    const articles = toolbar.log.getByRole('article');
+    await expect(articles.last()).toContainText('Step 40 of a long plan');
+    const before = await articles.count();
+    const scrollTop = () => toolbar.log.evaluate((el) => el.scrollTop);
+
+    // Wheel up to the top of what is shown: earlier messages come in above it.
+    const box = (await toolbar.log.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const firstReply = /of (reply \d+):/.exec((await toolbar.replies().first().textContent())!)![1]!;
+    while ((await articles.count()) === before) {
+      await page.mouse.wheel(0, -300);
+      await page.waitForTimeout(100);
+    }
+    expect(await articles.count()).toBeGreaterThan(before);
+    // The message that was first is still on the screen: the list did not jump to the new top.
+    const was = toolbar.replies().filter({ hasText: `Line 1 of ${firstReply}:` });
+    await expect.poll(async () => {
+      const b = (await was.boundingBox())!;
+      return b.y + b.height > box.y && b.y < box.y + box.height;
+    }).toBe(true);
+    expect(await scrollTop()).toBeGreaterThan(1000);
+
+    // The button loads more too, from the keyboard.
+    const more = toolbar.log.getByRole('button', { name: /^Show earlier messages/ });
+    const count = await articles.count();
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => articles.count()).toBeGreaterThan(count);
+
+    // "Latest" goes back to the end with only the latest messages in the page again.
+    await toolbar.panel.getByRole('button', { name: 'Scroll to latest' }).click();
+    await expect.poll(() => articles.count()).toBeLessThanOrEqual(100);
+    await expect.poll(() => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2);
   });
 });

@@ -273,6 +273,11 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-typing i:nth-child(2) { animation-delay: 0.15s; }
 .ab-typing i:nth-child(3) { animation-delay: 0.3s; }
 
+.ab-earlier {
+  align-self: center; background: transparent; border: 1px solid var(--line-2); border-radius: 999px;
+  color: var(--fg-2); font-size: 12px; padding: 4px 12px;
+}
+.ab-earlier:hover { color: var(--fg); background: var(--bg-2); }
 .ab-jump {
   position: absolute; left: 50%; bottom: 8px; transform: translateX(-50%);
   border-radius: 14px; border: 1px solid var(--line-2); background: var(--bg-3); color: var(--fg);

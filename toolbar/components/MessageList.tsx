@@ -7,8 +7,23 @@ import { ArrowDownIcon } from './icons.tsx';
 import { memo } from './memo.ts';
 import { MessageView } from './MessageView.tsx';
 
+/** Keys that scroll the log when it (or something in it) has focus. */
+const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ', 'Tab']);
+
 /** Within this many px of the bottom the list counts as "at the end" and follows new text. */
 const STICK_THRESHOLD = 48;
+
+/**
+ * The latest messages rendered when a chat opens (at least; the window starts on a group
+ * boundary). Every message in the DOM costs layout and paint work on each streamed delta, even
+ * off-screen, so a long chat renders its end and loads earlier messages when the user scrolls up
+ * to them (or asks with the button).
+ */
+const WINDOW = 60;
+/** Messages added to the window each time the user reaches its top. */
+const WINDOW_STEP = 80;
+/** Within this many px of the top of the window, scrolling up loads more. */
+const LOAD_THRESHOLD = 400;
 
 /**
  * Messages per memoized group. A streaming patch replaces one message (the last), so the list
@@ -46,9 +61,9 @@ const MessageGroup = memo(function MessageGroup({ messages, start, end, chatId }
   return <>{views}</>;
 }, isSameGroup);
 
-function renderGroups(messages: readonly Message[], chatId: string): VNode[] {
+function renderGroups(messages: readonly Message[], chatId: string, first: number): VNode[] {
   const groups: VNode[] = [];
-  for (let start = 0; start < messages.length; start += GROUP_SIZE) {
+  for (let start = first; start < messages.length; start += GROUP_SIZE) {
     const end = Math.min(start + GROUP_SIZE, messages.length);
     groups.push(<MessageGroup key={start} messages={messages} start={start} end={end} chatId={chatId} />);
   }
@@ -76,7 +91,11 @@ function WorkingIndicator() {
 
 /**
  * The active chat's messages. Follows new content while the developer is at the end, and stops
- * following once they scroll up (a button brings them back).
+ * following once they scroll up (a button brings them back). Only the developer's own scrolling
+ * (wheel, touch, keys, the scrollbar, moving focus) detaches it: the browser also moves scrollTop
+ * by itself (late layout under content-visibility, scroll anchoring, the composer or a notice
+ * changing the list's height), and taking that for the user stopped the list following the stream.
+ * A long chat renders only its latest messages (WINDOW) until the user scrolls up to earlier ones.
  */
 export function MessageList() {
   const messages = useToolbar(selectMessages);
@@ -88,6 +107,19 @@ export function MessageList() {
   /** Where the list last scrolled itself to the end. */
   const autoTop = useRef<number | null>(null);
   const [detached, setDetached] = useState(false);
+  /** How many of the latest messages to render, at least. */
+  const [shown, setShown] = useState(WINDOW);
+  /** The first rendered message and its distance from the list's top before earlier ones are added above it. */
+  const anchor = useRef<{ node: Element; offset: number } | null>(null);
+  // On a group boundary, so groups keep their indexes (and their memo) as the chat grows.
+  const first = messages.length <= shown ? 0 : Math.floor((messages.length - shown) / GROUP_SIZE) * GROUP_SIZE;
+
+  /** When the user last did something that scrolls or moves focus in the list. */
+  const userScrolledAt = useRef(0);
+  const userIsScrolling = () => Date.now() - userScrolledAt.current < 1_000;
+  const noteUserScroll = () => {
+    userScrolledAt.current = Date.now();
+  };
 
   const scrollToEnd = () => {
     const el = scroller.current;
@@ -101,41 +133,94 @@ export function MessageList() {
   const movedUp = (el: HTMLElement) =>
     autoTop.current !== null && el.scrollTop < autoTop.current - 1 && el.scrollHeight - el.scrollTop - el.clientHeight > 1;
 
+  /** A scroll to the end waiting for the next frame (null when none is). */
+  const pendingFrame = useRef<number | null>(null);
+
+  // Streamed text arrives faster than frames: scroll once per frame, not once per delta, and read
+  // layout there (where the frame lays out anyway) rather than forcing a layout on every patch.
   const follow = () => {
+    if (!stick.current || pendingFrame.current !== null) return;
+    if (typeof requestAnimationFrame === 'undefined') return followNow();
+    pendingFrame.current = requestAnimationFrame(() => {
+      pendingFrame.current = null;
+      followNow();
+    });
+  };
+
+  const followNow = () => {
     const el = scroller.current;
     if (!el || !stick.current) return;
-    if (movedUp(el)) {
+    if (userIsScrolling() && movedUp(el)) {
       stick.current = false;
       setDetached(true);
     } else scrollToEnd();
   };
 
+  const showEarlier = () => {
+    const el = scroller.current;
+    const node = inner.current?.querySelector('.ab-msg');
+    if (!el || !node || first === 0 || anchor.current) return;
+    anchor.current = { node, offset: node.getBoundingClientRect().top - el.getBoundingClientRect().top };
+    setShown(messages.length - first + WINDOW_STEP);
+  };
+
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
+    // A move the user did not make keeps following (see above).
+    if (stick.current && movedUp(el) && !userIsScrolling()) {
+      scrollToEnd();
+      return;
+    }
     const atEnd = stick.current ? !movedUp(el) : el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD;
     // Back near the end: follow from here on.
     if (atEnd && !stick.current) autoTop.current = el.scrollTop;
     stick.current = atEnd;
     if (detached === atEnd) setDetached(!atEnd);
+    if (!atEnd && el.scrollTop < LOAD_THRESHOLD && userIsScrolling()) showEarlier();
   };
 
-  // A new chat opens at its end.
-  useLayoutEffect(() => {
+  /** Back to the end with only the latest messages rendered (sending, "Latest", another chat). */
+  const returnToEnd = () => {
     stick.current = true;
     setDetached(false);
+    setShown(WINDOW);
     scrollToEnd();
-  }, [chatId]);
+  };
+
+  // Earlier messages went in above: the same content stays under the user's eyes. Checked again
+  // for a few frames, as messages laid out late (content-visibility) change heights above it;
+  // browsers with scroll anchoring do this too, and the check then finds nothing to correct.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const was = anchor.current;
+    anchor.current = null;
+    if (!el || !was || !was.node.isConnected) return;
+    const keep = () => {
+      const drift = was.node.getBoundingClientRect().top - el.getBoundingClientRect().top - was.offset;
+      if (Math.abs(drift) >= 1) el.scrollTop += drift;
+      return el.scrollTop;
+    };
+    let expected = keep();
+    let frames = 3;
+    const check = () => {
+      // The user scrolled meanwhile (or the message is gone): their scroll wins.
+      if (!was.node.isConnected || Math.abs(el.scrollTop - expected) > 1 || frames-- === 0) return;
+      expected = keep();
+      requestAnimationFrame(check);
+    };
+    if (typeof requestAnimationFrame !== 'undefined') requestAnimationFrame(check);
+  }, [first]);
+
+  // A new chat opens at its end.
+  useLayoutEffect(returnToEnd, [chatId]);
 
   useLayoutEffect(follow, [messages]);
 
   // Sending is a clear sign of wanting the end, wherever the list was scrolled to.
   const sending = useToolbar((s) => s.sending);
   useLayoutEffect(() => {
-    if (!sending) return;
-    stick.current = true;
-    setDetached(false);
-    scrollToEnd();
+    if (sending) returnToEnd();
   }, [sending]);
 
   // Content also grows without a new render: images decoding, details opening, fonts loading.
@@ -144,20 +229,42 @@ export function MessageList() {
     if (!target || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(follow);
     observer.observe(target);
-    return () => observer.disconnect();
+    return () => {
+      observer.disconnect();
+      if (pendingFrame.current !== null) cancelAnimationFrame(pendingFrame.current);
+    };
   }, []);
 
   return (
     <div class="ab-log-wrap">
-      <div class="ab-log" ref={scroller} role="log" aria-label="Messages" tabIndex={0} onScroll={onScroll}>
+      <div
+        class="ab-log"
+        ref={scroller}
+        role="log"
+        aria-label="Messages"
+        tabIndex={0}
+        onScroll={onScroll}
+        onWheel={noteUserScroll}
+        onTouchMove={noteUserScroll}
+        onPointerDown={noteUserScroll}
+        onFocusIn={noteUserScroll}
+        onKeyDown={(e) => {
+          if (SCROLL_KEYS.has(e.key)) noteUserScroll();
+        }}
+      >
         <div class="ab-log-inner" ref={inner}>
+          {first > 0 ? (
+            <button type="button" class="ab-earlier" onClick={showEarlier}>
+              Show earlier messages ({first.toLocaleString()} more)
+            </button>
+          ) : null}
           {messages.length === 0 ? (
             <div class="ab-empty">
               <strong>{chatId ? 'No messages yet' : hasChats ? 'No chat selected' : 'Start a conversation'}</strong>
               Ask the agent about this page. Pick elements to show it what you mean.
             </div>
           ) : (
-            renderGroups(messages, chatId ?? '')
+            renderGroups(messages, chatId ?? '', first)
           )}
           <WorkingIndicator />
         </div>
@@ -167,11 +274,7 @@ export function MessageList() {
           type="button"
           class="ab-jump"
           aria-label="Scroll to latest"
-          onClick={() => {
-            stick.current = true;
-            setDetached(false);
-            scrollToEnd();
-          }}
+          onClick={returnToEnd}
         >
           <ArrowDownIcon size={13} /> Latest
         </button>
