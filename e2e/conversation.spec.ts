@@ -22,7 +22,7 @@ test('renders streamed markdown with a code block, once', async ({ toolbar, page
   await expect(reply.locator('.ab-code-head')).toContainText('ts');
   await expect(reply.locator('pre code')).toContainText('export function debounce<T extends unknown[]>');
   await expect(reply.locator('pre code')).toContainText('timer = setTimeout(() => fn(...args), ms);');
-  await expect(reply.getByRole('listitem')).toHaveText(['It keeps only the last call within ms.', 'Use it for search boxes and resize handlers.']);
+  await expect(reply.getByRole('listitem')).toHaveText(['It keeps only the last call within ms.', 'Use it for search boxes and resize handlers.1']);
   await expect(reply.locator('blockquote')).toContainText('Tip: pass { leading: true } variants');
   await expect(reply.getByRole('button', { name: 'Copy code' })).toBeVisible();
   // Every streamed piece landed exactly once.

@@ -84,7 +84,7 @@ test('says how far a message is over the limit instead of cutting it, and clears
   await expect(page.locator('agentbar-toolbar .ab-outline')).toHaveCount(0);
 });
 
-test('a code block is highlighted, takes keyboard focus and wraps on demand; list numbers from 10 up are not clipped', async ({ toolbar }) => {
+test('a code block is highlighted, takes keyboard focus and wraps on demand; list numbers from 10 up are not clipped; footnotes lead to their note', async ({ toolbar }) => {
   await toolbar.start();
   const reply = await toolbar.ask('show me some markdown');
   const code = reply.locator('.ab-code pre');
@@ -116,6 +116,15 @@ test('a code block is highlighted, takes keyboard focus and wraps on demand; lis
     return { needed, room };
   });
   expect(fits.room).toBeGreaterThan(fits.needed + 4);
+
+  // A footnote reference is numbered; following it shows and focuses its note at the end of the reply.
+  const ref = reply.getByRole('button', { name: 'Footnote 1' });
+  await expect(ref).toHaveText('1');
+  const note = reply.getByRole('note', { name: 'Footnote 1' });
+  await expect(note).toContainText("1.Lodash's debounce also has leading and maxWait options.");
+  await ref.click();
+  await expect(note).toBeFocused();
+  await expect(note).toBeInViewport();
 });
 
 test.describe('while a long reply streams in another chat', () => {

@@ -34,9 +34,11 @@ export function debounce<T extends unknown[]>(fn: (...args: T) => void, ms: numb
 \`\`\`
 
 - It keeps only the *last* call within \`ms\`.
-- Use it for search boxes and resize handlers.
+- Use it for search boxes and resize handlers.[^lodash]
 
-> Tip: pass \`{ leading: true }\` variants only when the first call must be instant.`;
+> Tip: pass \`{ leading: true }\` variants only when the first call must be instant.
+
+[^lodash]: Lodash's \`debounce\` also has \`leading\` and \`maxWait\` options.`;
 
 const LONG = Array.from(
   { length: 40 },

@@ -308,6 +308,17 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-md a { color: var(--accent); text-decoration: underline; text-underline-offset: 2px; }
 .ab-md code { font-family: var(--mono); font-size: 12px; background: var(--bg-3); border-radius: 4px; padding: 1px 4px; }
 .ab-md strong { font-weight: 650; }
+.ab-fnref button {
+  font: inherit; font-size: 0.8em; line-height: 1; border: 0; background: none; padding: 0 1px;
+  color: var(--accent); cursor: pointer;
+}
+.ab-fnref button:hover { text-decoration: underline; }
+.ab-footnote { display: flex; gap: 6px; font-size: 12px; color: var(--fg-2); border-radius: 6px; margin: 0 0 4px; }
+.ab-md > :not(.ab-footnote) + .ab-footnote { border-top: 1px solid var(--line); padding-top: 8px; margin-top: 10px; }
+.ab-footnote:focus { outline: none; background: var(--accent-bg); }
+.ab-footnote-num { flex: none; color: var(--muted); }
+.ab-footnote-body { min-width: 0; }
+.ab-footnote-body > :last-child { margin-bottom: 0; }
 .ab-table-wrap { overflow-x: auto; margin: 0 0 8px; }
 .ab-md table { border-collapse: collapse; font-size: 12px; }
 .ab-md th, .ab-md td { border: 1px solid var(--line); padding: 4px 8px; }

@@ -5,6 +5,7 @@
  * diffing those blocks. The output equals `renderTokens(lexMarkdown(text))`.
  */
 import type { VNode } from 'preact';
+import { createFootnoteNumbers } from './footnotes.ts';
 import { splitSettled } from './lex-markdown.ts';
 import { renderTokens } from './render-tokens.tsx';
 
@@ -27,6 +28,8 @@ export function createMarkdownRenderer(): MarkdownRenderer {
   let settledSource = '';
   let settledNodes: VNode[] = [];
   let settledTokens = 0;
+  /** Footnote numbers as the settled blocks left them; the open tail numbers on from a copy. */
+  let footnotes = createFootnoteNumbers();
 
   return {
     render(text) {
@@ -35,14 +38,15 @@ export function createMarkdownRenderer(): MarkdownRenderer {
         settledSource = '';
         settledNodes = [];
         settledTokens = 0;
+        footnotes = createFootnoteNumbers();
       }
       const split = splitSettled(settledSource.length === 0 ? text : text.slice(settledSource.length));
       if (split.settled.length > 0) {
-        for (const node of renderTokens(split.settled, settledTokens)) settledNodes.push(node);
+        for (const node of renderTokens(split.settled, settledTokens, { footnotes })) settledNodes.push(node);
         settledTokens += split.settled.length;
         settledSource = text.slice(0, settledSource.length + split.settledLength);
       }
-      return settledNodes.concat(renderTokens(split.tail, settledTokens));
+      return settledNodes.concat(renderTokens(split.tail, settledTokens, { footnotes: footnotes.copy() }));
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Markdown to tokens with marked's lexer (CommonMark plus the GitHub extensions: tables, task
- * lists, strikethrough, autolinks), and the split of a growing text into the blocks more text can
+ * lists, strikethrough, autolinks, and footnotes from footnotes.ts), and the split of a growing text into the blocks more text can
  * no longer change, so a streaming message re-lexes only its tail.
  *
  * A top-level block is settled when a later top-level block starts right after a blank line, on a
@@ -10,9 +10,24 @@
  * Reference definitions are the one exception (a later `[x]: url` changes an earlier `[x]`); agents
  * do not write them, and a settled block keeps the reading it had.
  */
-import { Lexer, type Token, type TokensList } from 'marked';
+import { Lexer, type MarkedOptions, type Token, type TokensList } from 'marked';
+import { footnoteDefinition, footnoteReference } from './footnotes.ts';
 
-const OPTIONS = { gfm: true, breaks: false, pedantic: false } as const;
+// The extensions as marked.use() would register them, without pulling marked's HTML parser and
+// renderer into the toolbar bundle. No start functions: marked would call them on the rest of the
+// text at every paragraph and every inline token (quadratic on long input). None is needed: a
+// definition does not interrupt a paragraph (as on GitHub), and text already stops before "[".
+const OPTIONS: MarkedOptions = {
+  gfm: true,
+  breaks: false,
+  pedantic: false,
+  extensions: {
+    renderers: {},
+    childTokens: {},
+    block: [footnoteDefinition.tokenizer],
+    inline: [footnoteReference.tokenizer],
+  },
+};
 
 /**
  * @example lexMarkdown('# Title\n\nText') // [heading, space, paragraph]

@@ -5,6 +5,7 @@
 
 /** Texts whose blank lines sit inside fences, loose lists, item continuations and the like. */
 export const TRICKY_SAMPLES: readonly string[] = [
+  'A claim[^b] and another[^A].\n\nAgain[^b], and one never defined[^zz].\n\n[^a]: First note,\nlazy line.\n\n    Its second paragraph.\n[^B]: Second note.\n\nafter the notes',
   'intro\n\n```ts\nconst a = 1;\n\n\nconst b = 2;\n```\n\nafter the fence\n\nlast',
   '~~~\n```\n\nstill code\n~~~\n\n````md\n```\n\n```\n````\n\ndone\n',
   '- one\n\n- two\n\n- three\n\nafter the list\n\nend',

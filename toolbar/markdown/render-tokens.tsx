@@ -8,6 +8,7 @@ import type { ComponentChildren, VNode } from 'preact';
 import type { Token, Tokens } from 'marked';
 import { CodeBlock } from '../components/CodeBlock.tsx';
 import { decodeEntities } from './decode-entities.ts';
+import { createFootnoteNumbers, type FootnoteNumbers, type FootnoteRefToken, type FootnoteToken } from './footnotes.ts';
 import { sanitizeHref } from './sanitize-href.ts';
 
 export interface RenderOptions {
@@ -16,12 +17,24 @@ export interface RenderOptions {
    * comparing with the CommonMark spec's HTML; the toolbar renders code blocks with their header.
    */
   plain?: boolean;
+  /** How footnotes are numbered so far; pieces of one text rendered separately share it. */
+  footnotes?: FootnoteNumbers;
 }
 
 /** Deeper than this, content is shown as its text: hostile nesting must not blow the stack. */
 const MAX_DEPTH = 48;
 
-type Ctx = { plain: boolean; depth: number };
+type Ctx = { plain: boolean; depth: number; footnotes: FootnoteNumbers };
+
+/** A footnote reference was clicked: bring its note (in the same message) into view and focus it. */
+function showFootnote(e: MouseEvent) {
+  const ref = e.currentTarget as HTMLElement;
+  const label = ref.dataset.footnoteRef ?? '';
+  const note = [...(ref.closest('.ab-md')?.querySelectorAll<HTMLElement>('[data-footnote]') ?? [])].find((n) => n.dataset.footnote === label);
+  if (!note) return;
+  note.scrollIntoView({ block: 'nearest' });
+  note.focus({ preventScroll: true });
+}
 
 function textOfTokens(tokens: readonly Token[] | undefined): string {
   return (tokens ?? []).map((t) => ('tokens' in t && t.tokens ? textOfTokens(t.tokens) : 'text' in t ? String(t.text) : '')).join('');
@@ -83,6 +96,19 @@ function renderInline(tokens: readonly Token[] | undefined, ctx: Ctx): Component
         return (token as Tokens.HTML).text;
       case 'checkbox':
         return null;
+      case 'footnoteRef': {
+        const { label } = token as FootnoteRefToken;
+        const n = ctx.footnotes.numberOf(label);
+        return ctx.plain ? (
+          <sup key={i}>{n}</sup>
+        ) : (
+          <sup key={i} class="ab-fnref">
+            <button type="button" aria-label={`Footnote ${n}`} data-footnote-ref={label} onClick={showFootnote}>
+              {n}
+            </button>
+          </sup>
+        );
+      }
       default:
         return 'raw' in token ? String(token.raw) : '';
     }
@@ -151,6 +177,18 @@ function renderBlock(token: Token, key: number, ctx: Ctx): ComponentChildren {
     }
     case 'hr':
       return <hr key={key} />;
+    case 'footnote': {
+      const note = token as FootnoteToken;
+      const n = ctx.footnotes.numberOf(note.label);
+      return (
+        <div key={key} class="ab-footnote" role="note" aria-label={`Footnote ${n}`} data-footnote={note.label} tabIndex={ctx.plain ? undefined : -1}>
+          <span class="ab-footnote-num" aria-hidden="true">
+            {n}.
+          </span>
+          <div class="ab-footnote-body">{renderBlockTokens(note.tokens, inner)}</div>
+        </div>
+      );
+    }
     case 'html': {
       // Raw HTML is shown as the text it is, never parsed.
       const html = token as Tokens.HTML;
@@ -214,7 +252,7 @@ function renderBlockTokens(tokens: readonly Token[], ctx: Ctx): ComponentChildre
  * @example <div class="ab-md">{renderTokens(lexMarkdown(text))}</div>
  */
 export function renderTokens(tokens: readonly Token[], first = 0, options: RenderOptions = {}): VNode[] {
-  const ctx: Ctx = { plain: options.plain === true, depth: 0 };
+  const ctx: Ctx = { plain: options.plain === true, depth: 0, footnotes: options.footnotes ?? createFootnoteNumbers() };
   const out: VNode[] = [];
   tokens.forEach((token, i) => {
     const node = renderBlock(token, first + i, ctx);
