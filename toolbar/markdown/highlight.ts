@@ -46,25 +46,31 @@ const JS_KEYWORDS = `as async await break case catch class const continue debugg
   finally for from function get if implements import in instanceof interface let new of package private protected public readonly
   return satisfies set static super switch this throw try type typeof var void while with yield declare namespace keyof abstract`;
 
-const GRAMMARS: Record<string, Grammar> = {
-  js: grammar(C_COMMENT, `${TEMPLATE}|${QUOTED}`, JS_KEYWORDS, 'true false null undefined NaN Infinity'),
-  json: grammar(C_COMMENT, QUOTED, '', 'true false null'),
-  css: grammar(String.raw`\/\*[\s\S]*?(?:\*\/|$)`, QUOTED, 'important media supports import keyframes font-face from to', ''),
-  sh: grammar(HASH_COMMENT, QUOTED, `if then else elif fi for while until do done case esac in function return export local readonly
+/**
+ * Each language's grammar is built the first time a code block in it is shown (regular expressions
+ * compiled, keyword sets filled), so a page that never shows code pays nothing for them. The
+ * sources ship in the bundle: all of them weigh about 2 KB gzipped, less than fetching them
+ * separately would cost (a request, and a cross-origin load into the user's page).
+ */
+const GRAMMARS: Record<string, () => Grammar> = {
+  js: () => grammar(C_COMMENT, `${TEMPLATE}|${QUOTED}`, JS_KEYWORDS, 'true false null undefined NaN Infinity'),
+  json: () => grammar(C_COMMENT, QUOTED, '', 'true false null'),
+  css: () => grammar(String.raw`\/\*[\s\S]*?(?:\*\/|$)`, QUOTED, 'important media supports import keyframes font-face from to', ''),
+  sh: () => grammar(HASH_COMMENT, QUOTED, `if then else elif fi for while until do done case esac in function return export local readonly
     set unset source alias exit cd echo sudo npm npx node git`, 'true false'),
-  python: grammar(HASH_COMMENT, String.raw`"""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|${QUOTED}`, `and as assert async await break class continue def del elif
+  python: () => grammar(HASH_COMMENT, String.raw`"""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|${QUOTED}`, `and as assert async await break class continue def del elif
     else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case self`, 'True False None'),
-  go: grammar(C_COMMENT, `${TEMPLATE}|${QUOTED}`, `break case chan const continue default defer else fallthrough for func go goto if import interface
+  go: () => grammar(C_COMMENT, `${TEMPLATE}|${QUOTED}`, `break case chan const continue default defer else fallthrough for func go goto if import interface
     map package range return select struct switch type var`, 'true false nil iota'),
-  rust: grammar(C_COMMENT, QUOTED, `as async await break const continue crate dyn else enum extern fn for if impl in let loop match mod move mut pub ref
+  rust: () => grammar(C_COMMENT, QUOTED, `as async await break const continue crate dyn else enum extern fn for if impl in let loop match mod move mut pub ref
     return self Self static struct super trait type unsafe use where while`, 'true false None Some Ok Err'),
-  c: grammar(C_COMMENT, QUOTED, `abstract auto break case catch char class const continue default delete do double else enum extends extern final
+  c: () => grammar(C_COMMENT, QUOTED, `abstract auto break case catch char class const continue default delete do double else enum extends extern final
     finally float for goto if implements import int interface long namespace new package private protected public return short signed sizeof
     static struct super switch template this throw throws try typedef union unsigned using virtual void volatile while`, 'true false null nullptr NULL'),
-  sql: grammar(String.raw`--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)`, QUOTED, `select from where and or not insert into values update set delete create table alter drop index
+  sql: () => grammar(String.raw`--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)`, QUOTED, `select from where and or not insert into values update set delete create table alter drop index
     join left right inner outer on group by order having limit offset as distinct union all primary key references default null is in like
     between case when then else end returning with`, 'true false', true),
-  yaml: grammar(HASH_COMMENT, QUOTED, '', 'true false null yes no on off'),
+  yaml: () => grammar(HASH_COMMENT, QUOTED, '', 'true false null yes no on off'),
 };
 
 const ALIASES: Record<string, string> = {
@@ -73,6 +79,24 @@ const ALIASES: Record<string, string> = {
   py: 'python', golang: 'go', rs: 'rust', java: 'c', kotlin: 'c', kt: 'c', cpp: 'c', 'c++': 'c', cs: 'c', csharp: 'c', swift: 'c',
   h: 'c', hpp: 'c', php: 'c', dart: 'c', scala: 'c', yml: 'yaml', postgres: 'sql', postgresql: 'sql', mysql: 'sql', sqlite: 'sql',
 };
+
+const built = new Map<string, Grammar>();
+
+function grammarOf(name: string): Grammar | null {
+  let g = built.get(name);
+  if (!g) {
+    const make = Object.hasOwn(GRAMMARS, name) ? GRAMMARS[name] : undefined;
+    if (!make) return null;
+    g = make();
+    built.set(name, g);
+  }
+  return g;
+}
+
+/** Languages whose grammar has been built so far (for tests). */
+export function builtGrammars(): string[] {
+  return [...built.keys()];
+}
 
 const MARKUP = /(<!--[\s\S]*?(?:-->|$))|(<\/?[A-Za-z][\w:-]*)|([A-Za-z_:][\w:.-]*)(?==)|("[^"]*"?|'[^']*'?)/gy;
 
@@ -125,7 +149,7 @@ export function highlight(code: string, lang: string): HighlightPiece[] | null {
   if (code.length > MAX_HIGHLIGHT_CHARS) return null;
   const name = lang.toLowerCase();
   if (['html', 'xml', 'svg', 'vue', 'svelte', 'xhtml'].includes(name)) return highlightMarkup(code);
-  const g = GRAMMARS[ALIASES[name] ?? name];
+  const g = grammarOf(ALIASES[name] ?? name);
   if (!g) return null;
   const caseless = g.pattern.flags.includes('i');
   const out: HighlightPiece[] = [];
