@@ -83,7 +83,10 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await expect(toolbar.log.getByRole('article', { name: 'demo/guide, streaming' })).toContainText('debounce');
   await camera.shoot('markdown-streaming', 'A markdown reply while it streams');
   await expect(lastReply().locator('blockquote')).toBeVisible();
-  await camera.shoot('markdown-done', 'The finished reply: code block with a Copy button, list, quote');
+  await camera.shoot('markdown-done', 'The finished reply: highlighted code with Wrap and Copy, a list, a quote, a footnote');
+  await lastReply().hover();
+  await expect(lastReply().getByRole('button', { name: 'Regenerate' })).toBeVisible();
+  await camera.shoot('message-actions', 'Hovering a reply: its time, Copy, and Regenerate on the last one');
 
   const thought = await toolbar.ask('think');
   await thought.locator('details.ab-reasoning summary').click();
@@ -146,7 +149,13 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
 
   await toolbar.send('fail');
   await expect(toolbar.log.getByRole('article', { name: 'demo/guide, failed' })).toBeVisible();
-  await camera.shoot('failed', 'An agent that throws: the message ends failed with the error');
+  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, failed' }).getByRole('button', { name: 'Retry' })).toBeVisible();
+  await camera.shoot('failed', 'An agent that throws: the message ends failed with the error, and offers Retry');
+
+  await toolbar.send(Array.from({ length: 40 }, (_, i) => `log line ${i + 1}: GET /api/orders 200 12ms`).join('\n'));
+  await expect(toolbar.userMessages.last().getByRole('button', { name: 'Show more' })).toBeVisible();
+  await expect(toolbar.stopButton).toBeHidden();
+  await camera.shoot('long-message-folded', 'A pasted log folds behind Show more');
 
   await toolbar.agentSelect.selectOption('demo/historian');
   await expect(await toolbar.ask('Summarize, please', 'demo/historian')).toContainText('This chat has');
@@ -170,16 +179,37 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await toolbar.chat('help').click();
   await expect(toolbar.alert).toContainText('press Stop before you switch chats');
   await camera.shoot('switch-refused', 'The agent refuses a chat switch while it works, and says why');
-  await toolbar.stopButton.click();
-  await expect(toolbar.stopButton).toBeHidden();
+  await toolbar.newChatButton.click();
+  await expect(toolbar.activeChat).toHaveText('New chat');
+  const stopThere = toolbar.panel.getByRole('button', { name: 'Stop demo/guide in “Checkout redesign”' });
+  await expect(stopThere).toBeVisible();
+  await camera.shoot('stop-elsewhere', 'A new chat while the agent works in another: its Stop is still here');
+  await stopThere.click();
+  await expect(stopThere).toBeHidden();
+
+  const allChats = toolbar.actions.getByRole('button', { name: 'All chats' });
+  await allChats.click();
+  const list = toolbar.panel.getByRole('dialog', { name: 'All chats' });
+  await expect(list.getByRole('listitem')).toHaveCount(3);
+  await camera.shoot('chat-list', 'All chats: each with its agents, size and last activity; open, rename or delete any of them');
+  await list.getByRole('searchbox', { name: 'Search chats' }).fill('historian');
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await camera.shoot('chat-list-search', 'Searching chats by title or agent');
+  await list.getByRole('listitem').first().getByRole('button').first().click();
+  await expect(list).toBeHidden();
 
   await server.stop();
   await expect(toolbar.status).toHaveText(/Reconnecting…|Offline/);
   await camera.shoot('server-down', 'The server stopped: the toolbar shows it and waits');
   await server.restart();
   await expect(toolbar.status).toHaveText('Connected', { timeout: 30_000 });
-  await expect(toolbar.activeChat).toHaveText('Checkout redesign');
+  await expect(toolbar.activeChat).toHaveText('help');
   await camera.shoot('reconnected', 'Back on the same port: reconnected, same chats');
+
+  await page.setViewportSize({ width: 390, height: 760 });
+  await expect(toolbar.sendButton).toBeInViewport();
+  await camera.shoot('phone', 'On a phone-size screen the panel and Send stay on the screen');
+  await page.setViewportSize({ width: 1280, height: 760 });
 
   await toolbar.closeButton.click();
   await expect(toolbar.launcher).toBeVisible();
