@@ -59,7 +59,7 @@ function parseArgs(argv: string[]): Args {
       only = new Set(keys as SectionKey[]);
     } else if (arg.startsWith('--out=')) out = path.resolve(arg.slice('--out='.length));
     else if (arg === '--help' || arg === '-h') {
-      console.log('Usage: npm run bench [-- --smoke] [--only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model] [--out=FILE]');
+      console.log('Usage: npm run bench [-- --smoke] [--only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model,markdown] [--out=FILE]');
       process.exit(0);
     } else throw new Error(`Unknown option: ${arg} (try --help)`);
   }
