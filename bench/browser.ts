@@ -179,6 +179,12 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
     // BENCH_TRACE=FILE writes a Chromium trace of the long-history stream (open it in chrome://tracing or Perfetto).
     const tracing = process.env.BENCH_TRACE && opts.historyMessages >= 1000;
     if (tracing) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+    // BENCH_JS_PROF=FILE writes a V8 CPU profile of the page during the long-history stream.
+    if (process.env.BENCH_JS_PROF && opts.historyMessages >= 1000) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      await cdp.send('Profiler.start');
+    }
     const lastVisible = visibleAt[visibleAt.length - 1]!;
     await page.waitForFunction(
       (length) => {
@@ -189,6 +195,10 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
       { timeout: 60_000, polling: 50 },
     );
     const after = await readMetrics();
+    if (process.env.BENCH_JS_PROF && opts.historyMessages >= 1000) {
+      const { profile } = await cdp.send('Profiler.stop');
+      await (await import('node:fs/promises')).writeFile(process.env.BENCH_JS_PROF, JSON.stringify(profile));
+    }
     if (tracing) await (await import('node:fs/promises')).writeFile(process.env.BENCH_TRACE!, await browser.stopTracing());
     const { records, longTasks } = await page.evaluate(() => (window as unknown as { __bench: { records: number[]; longTasks: number[] } }).__bench);
     const clock = await server.ask<{ hr: number; epoch: number }>('clock');
