@@ -43,7 +43,7 @@ export function ChatList({ onClose }: { onClose(opened: boolean): void }) {
   const runningId = useToolbar((s) => s.sync.state?.run?.chatId ?? null);
   const [query, setQuery] = useState('');
   const [cell, setCell] = useState<Cell>({ id: null, row: 0, col: 0 });
-  const [renamingId, setRenamingId] = useState<string | null>(null);
+  const [renamingState, setRenamingId] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<ChatInfo | null>(null);
   const dialog = useRef<HTMLDivElement>(null);
   const search = useRef<HTMLInputElement>(null);
@@ -51,6 +51,8 @@ export function ChatList({ onClose }: { onClose(opened: boolean): void }) {
   /** Set when focus should follow `cell` after the next render (keyboard moves, closing an editor). */
   const focusCell = useRef(false);
   const found = useMemo(() => filterChats(chats, query), [chats, query]);
+  // A chat deleted (or filtered out) while its title was being edited ends the edit.
+  const renamingId = renamingState !== null && found.some((c) => c.id === renamingState) ? renamingState : null;
   const now = Date.now();
 
   // Rows come and go (search, deletes, other clients): keep the roving cell on an existing row.
