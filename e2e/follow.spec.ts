@@ -104,6 +104,17 @@ test.describe('a long chat from disk', () => {
     await more.focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => articles.count()).toBeGreaterThan(count);
+    // Enter again until every message is in: the button goes, and the focus stays in the list.
+    while ((await more.count()) > 0) {
+      await expect(more).toBeFocused();
+      const now = await articles.count();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => articles.count()).toBeGreaterThan(now);
+    }
+    // All of them: the 400 from disk and the turns the test before added.
+    expect(await articles.count()).toBeGreaterThanOrEqual(400);
+    await expect(toolbar.userMessages.first().locator('.ab-bubble')).toHaveText('ok');
+    await expect(toolbar.log).toBeFocused();
 
     // "Latest" goes back to the end with only the latest messages in the page again.
     await toolbar.panel.getByRole('button', { name: 'Scroll to latest' }).click();

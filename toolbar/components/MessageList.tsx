@@ -110,7 +110,7 @@ export function MessageList() {
   /** How many of the latest messages to render, at least. */
   const [shown, setShown] = useState(WINDOW);
   /** The first rendered message and its distance from the list's top before earlier ones are added above it. */
-  const anchor = useRef<{ node: Element; offset: number } | null>(null);
+  const anchor = useRef<{ node: Element; offset: number; refocus: boolean } | null>(null);
   // On a group boundary, so groups keep their indexes (and their memo) as the chat grows.
   const first = messages.length <= shown ? 0 : Math.floor((messages.length - shown) / GROUP_SIZE) * GROUP_SIZE;
 
@@ -160,7 +160,8 @@ export function MessageList() {
     const el = scroller.current;
     const node = inner.current?.querySelector('.ab-msg');
     if (!el || !node || first === 0 || anchor.current) return;
-    anchor.current = { node, offset: node.getBoundingClientRect().top - el.getBoundingClientRect().top };
+    const focused = (el.getRootNode() as ShadowRoot | Document).activeElement;
+    anchor.current = { node, offset: node.getBoundingClientRect().top - el.getBoundingClientRect().top, refocus: !!focused?.classList.contains('ab-earlier') };
     setShown(messages.length - first + WINDOW_STEP);
   };
 
@@ -196,6 +197,8 @@ export function MessageList() {
     const was = anchor.current;
     anchor.current = null;
     if (!el || !was || !was.node.isConnected) return;
+    // The button is gone once every message is shown: keep the keyboard user in the list.
+    if (was.refocus && !el.querySelector('.ab-earlier')) el.focus({ preventScroll: true });
     const keep = () => {
       const drift = was.node.getBoundingClientRect().top - el.getBoundingClientRect().top - was.offset;
       if (Math.abs(drift) >= 1) el.scrollTop += drift;
