@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatChatDate } from './format-chat-date.ts';
+import { formatChatDate, formatCount, formatFullDate } from './format-chat-date.ts';
 
 // Wednesday 25 November 2026, 14:30 local time.
 const NOW = new Date(2026, 10, 25, 14, 30).getTime();
@@ -22,5 +22,16 @@ describe('formatChatDate', () => {
   });
   it('treats a clock a little ahead of this one as today', () => {
     expect(formatChatDate(NOW + 60_000, NOW, 'en-GB')).toBe('14:31');
+  });
+});
+
+describe('formatCount and formatFullDate', () => {
+  it('group digits as the locale does', () => {
+    expect(formatCount(1920, 'en-US')).toBe('1,920');
+    expect(formatCount(1920, 'de-DE')).toBe('1.920');
+  });
+  it('gives the full date and time for a tooltip', () => {
+    // ICU puts a narrow no-break space before PM on some Node versions.
+    expect(formatFullDate(NOW, 'en-US')).toMatch(/^Nov 25, 2026, 2:30\sPM$/);
   });
 });

@@ -6,6 +6,7 @@ import { countAwaitingApproval, selectActiveChatId, selectMessages } from '../se
 import { ArrowDownIcon } from './icons.tsx';
 import { memo } from './memo.ts';
 import { MessageView } from './MessageView.tsx';
+import { formatCount } from '../format-chat-date.ts';
 
 /** Keys that scroll the log when it (or something in it) has focus. */
 const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ', 'Tab']);
@@ -258,7 +259,7 @@ export function MessageList() {
         <div class="ab-log-inner" ref={inner}>
           {first > 0 ? (
             <button type="button" class="ab-earlier" onClick={showEarlier}>
-              Show earlier messages ({first.toLocaleString()} more)
+              Show earlier messages ({formatCount(first)} more)
             </button>
           ) : null}
           {messages.length === 0 ? (

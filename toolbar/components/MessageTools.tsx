@@ -4,6 +4,7 @@ import type { AssistantMessage, UserMessage } from '../../shared/schemas.ts';
 import { useServices } from '../context.ts';
 import { selectMessages } from '../selectors.ts';
 import { CheckIcon, CopyIcon, PencilIcon } from './icons.tsx';
+import { formatDay, formatFullDate, formatTime } from '../format-chat-date.ts';
 
 /** Longer than this, or with more lines, a message of the user's is folded behind "Show more". */
 export const FOLD_ABOVE_CHARS = 2_000;
@@ -12,12 +13,11 @@ export const FOLD_ABOVE_LINES = 24;
 /** "14:05", or "Mar 3, 14:05" for another day; the full date and time on hover. */
 export function MessageTime({ at }: { at: number }) {
   const date = new Date(at);
-  const today = new Date();
-  const sameDay = date.toDateString() === today.toDateString();
-  const short = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  const shown = sameDay ? short : `${date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}, ${short}`;
+  const sameDay = date.toDateString() === new Date().toDateString();
+  const short = formatTime(at);
+  const shown = sameDay ? short : `${formatDay(at)}, ${short}`;
   // Drawn from an attribute: the time is not part of the message's text (copying, find, tests).
-  return <time class="ab-time" dateTime={date.toISOString()} title={date.toLocaleString()} data-label={shown} />;
+  return <time class="ab-time" dateTime={date.toISOString()} title={formatFullDate(at)} data-label={shown} />;
 }
 
 /** Copies a message's text (its text parts, as written: Markdown stays Markdown). */
