@@ -145,7 +145,7 @@ export function ChatList({ onClose }: { onClose(opened: boolean): void }) {
   });
 
   return (
-    <div ref={dialog} class="ab-chat-list" role="dialog" aria-label="All chats" onKeyDown={onDialogKey}>
+    <div ref={dialog} class="ab-chat-list" role="dialog" aria-modal="true" aria-label="All chats" onKeyDown={onDialogKey}>
       <div class="ab-chat-list-head">
         <input
           ref={search}
