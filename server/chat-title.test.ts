@@ -18,4 +18,9 @@ describe('titleFromText', () => {
     expect(titleFromText('word '.repeat(30))).toBe('word word word word word word word word word wo…');
     expect(titleFromText('```\n```')).toBeNull();
   });
+
+  it('reads only the start of a very long message, so marks repeated all through it cannot stall the server', () => {
+    expect(titleFromText('**Fix** the header '.repeat(50_000))).toBe('Fix the header Fix the header Fix the header Fi…');
+    expect(titleFromText('**a '.repeat(250_000))).toBe('**a **a **a **a **a **a **a **a **a **a **a **a…');
+  });
 });
