@@ -43,6 +43,14 @@ describe('footnotes', () => {
     expect(out).not.toContain('[^src]');
   });
 
+  it('takes each of many definitions in a row as its own note', () => {
+    const defs = Array.from({ length: 3_000 }, (_, i) => `[^${i}]: note ${i}`).join('\n');
+    const out = html(`See[^0] and[^2999].\n\n${defs}\n\nend`);
+    expect(out.match(/class="ab-footnote"/g)).toHaveLength(3_000);
+    expect(out).toContain('aria-label="Footnote 2"');
+    expect(out).toMatch(/<p>note 2999<\/p><\/div><\/div><p>end<\/p><\/div>$/);
+  });
+
   it('leaves text that only looks like one alone', () => {
     expect(html('an array [^ 1] and [^] and a[^b c]')).not.toContain('ab-fnref');
   });

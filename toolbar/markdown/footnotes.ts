@@ -32,31 +32,42 @@ export function normalizeLabel(label: string): string {
   return label.toLowerCase();
 }
 
-/** Takes the lines of a definition: its first line, then indented lines (after blank lines too) and lazy lines. */
+/** Where the line starting at `from` ends, its line break included. */
+function lineEnd(src: string, from: number): number {
+  const at = src.indexOf('\n', from);
+  return at < 0 ? src.length : at + 1;
+}
+
+/**
+ * Takes the lines of a definition: its first line, then indented lines (after blank lines too) and
+ * lazy lines. Reads only as far as the definition goes (and one line more): the lexer calls this at
+ * every block, so reading the rest of the text each time would be quadratic.
+ */
 function takeDefinition(src: string): { raw: string; body: string } | null {
   const start = DEF_START.exec(src);
   if (!start) return null;
-  const lines = src.split(/(?<=\n)/);
-  let raw = lines[0]!;
-  const body = [raw.slice(start[0].length)];
-  let pendingBlank: string[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
+  let taken = lineEnd(src, 0);
+  const body = [src.slice(start[0].length, taken)];
+  let blanks = 0;
+  for (let pos = taken; pos < src.length; ) {
+    const next = lineEnd(src, pos);
+    const line = src.slice(pos, next);
+    pos = next;
     if (line.trim() === '') {
-      pendingBlank.push(line);
+      blanks++;
       continue;
     }
     const indented = /^( {4}|\t)/.test(line);
-    if (pendingBlank.length > 0 && !indented) break;
+    if (blanks > 0 && !indented) break;
     // A lazy line goes on the paragraph, unless it starts another definition.
     if (!indented && DEF_START.test(line)) break;
-    raw += pendingBlank.join('') + line;
-    body.push(...pendingBlank.map(() => '\n'), indented ? line.replace(/^( {4}|\t)/, '') : line);
-    pendingBlank = [];
+    for (; blanks > 0; blanks--) body.push('\n');
+    body.push(indented ? line.replace(/^( {4}|\t)/, '') : line);
+    taken = next;
   }
   // The line break after the last line is left to the lexer's space token, as for a paragraph,
   // so a block after it can be told settled (lex-markdown.ts).
-  if (raw.endsWith('\n')) raw = raw.slice(0, -1);
+  const raw = src.slice(0, src[taken - 1] === '\n' ? taken - 1 : taken);
   return { raw, body: body.join('') };
 }
 
