@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatChatDate, formatCount, formatFullDate } from './format-chat-date.ts';
+import { formatChatDate, formatCount, formatFullDate } from './formatters.ts';
 
 // Wednesday 25 November 2026, 14:30 local time.
 const NOW = new Date(2026, 10, 25, 14, 30).getTime();

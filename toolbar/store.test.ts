@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncView } from '../shared/sync-client.ts';
 import { DEFAULT_PREFS, MAX_PICKED, PREFS_KEY, createToolbarStore, loadPrefs, type PickedElement } from './store.ts';
-import { makeState } from './test-fixtures.ts';
-
-function fakeClient(initial: SyncView) {
-  let view = initial;
-  const listeners = new Set<() => void>();
-  return {
-    getSnapshot: () => view,
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    publish(next: Partial<SyncView>) {
-      view = { ...view, ...next };
-      for (const l of listeners) l();
-    },
-    listenerCount: () => listeners.size,
-  };
-}
+import { CONNECTING_VIEW, fakeClient, makeState } from './test-fixtures.ts';
 
 function memoryStorage(initial: Record<string, string> = {}) {
   const data = new Map(Object.entries(initial));
@@ -29,7 +11,6 @@ function memoryStorage(initial: Record<string, string> = {}) {
   };
 }
 
-const VIEW: SyncView = { status: 'connecting', state: null, rev: 0, session: null, error: null, attempt: 0 };
 
 function picked(id: string, node: Element | null = null): PickedElement {
   return {
@@ -41,7 +22,7 @@ function picked(id: string, node: Element | null = null): PickedElement {
 
 describe('createToolbarStore', () => {
   it('clears an "offline" composer error once the connection is back, and keeps other errors', () => {
-    const client = fakeClient({ ...VIEW, status: 'offline' });
+    const client = fakeClient({ ...CONNECTING_VIEW, status: 'offline' });
     const { store } = createToolbarStore({ client });
     store.getState().setComposerError('Offline: waiting for the agent server');
     client.publish({ status: 'connecting' });
@@ -54,7 +35,7 @@ describe('createToolbarStore', () => {
   });
 
   it('clears every picked element at once', () => {
-    const { store } = createToolbarStore({ client: fakeClient(VIEW) });
+    const { store } = createToolbarStore({ client: fakeClient(CONNECTING_VIEW) });
     store.getState().togglePicked(picked('a'));
     store.getState().togglePicked(picked('b'));
     store.getState().clearPicked();
@@ -62,9 +43,9 @@ describe('createToolbarStore', () => {
   });
 
   it('mirrors every view the sync client publishes, by identity', () => {
-    const client = fakeClient(VIEW);
+    const client = fakeClient(CONNECTING_VIEW);
     const { store } = createToolbarStore({ client });
-    expect(store.getState().sync).toBe(VIEW);
+    expect(store.getState().sync).toBe(CONNECTING_VIEW);
     const state = makeState();
     client.publish({ status: 'connected', state, rev: 3 });
     expect(store.getState().sync.status).toBe('connected');
@@ -72,7 +53,7 @@ describe('createToolbarStore', () => {
   });
 
   it('stops mirroring after dispose', () => {
-    const client = fakeClient(VIEW);
+    const client = fakeClient(CONNECTING_VIEW);
     const { store, dispose } = createToolbarStore({ client });
     dispose();
     client.publish({ status: 'offline' });
@@ -82,24 +63,24 @@ describe('createToolbarStore', () => {
 
   it('persists open and size, and nothing else', () => {
     const storage = memoryStorage();
-    const { store } = createToolbarStore({ client: fakeClient(VIEW), storage });
+    const { store } = createToolbarStore({ client: fakeClient(CONNECTING_VIEW), storage });
     store.getState().setDraft('secret draft');
     expect(storage.data.size).toBe(0);
     store.getState().setOpen(true);
     store.getState().setSize(500, 700);
     expect(JSON.parse(storage.data.get(PREFS_KEY)!)).toEqual({ open: true, width: 500, height: 700 });
-    const again = createToolbarStore({ client: fakeClient(VIEW), storage }).store.getState();
+    const again = createToolbarStore({ client: fakeClient(CONNECTING_VIEW), storage }).store.getState();
     expect([again.open, again.width, again.height, again.draft]).toEqual([true, 500, 700, '']);
   });
 
   it('keeps the panel size within bounds', () => {
-    const { store } = createToolbarStore({ client: fakeClient(VIEW) });
+    const { store } = createToolbarStore({ client: fakeClient(CONNECTING_VIEW) });
     store.getState().setSize(10, 99_999);
     expect([store.getState().width, store.getState().height]).toEqual([320, 1200]);
   });
 
   it('gives edited content a new clientMessageId', () => {
-    const { store } = createToolbarStore({ client: fakeClient(VIEW) });
+    const { store } = createToolbarStore({ client: fakeClient(CONNECTING_VIEW) });
     store.setState({ pendingClientMessageId: 'cm_1' });
     store.getState().setDraft('changed');
     expect(store.getState().pendingClientMessageId).toBeNull();
@@ -110,7 +91,7 @@ describe('createToolbarStore', () => {
 
   it('unpicks an element clicked a second time', () => {
     const node = {} as Element;
-    const { store } = createToolbarStore({ client: fakeClient(VIEW) });
+    const { store } = createToolbarStore({ client: fakeClient(CONNECTING_VIEW) });
     store.getState().togglePicked(picked('e1', node));
     expect(store.getState().picked.map((p) => p.id)).toEqual(['e1']);
     store.getState().togglePicked(picked('e2', node));
@@ -118,14 +99,14 @@ describe('createToolbarStore', () => {
   });
 
   it(`refuses more than ${MAX_PICKED} picked elements with a message`, () => {
-    const { store } = createToolbarStore({ client: fakeClient(VIEW) });
+    const { store } = createToolbarStore({ client: fakeClient(CONNECTING_VIEW) });
     for (let i = 0; i <= MAX_PICKED; i++) store.getState().togglePicked(picked(`e${i}`, {} as Element));
     expect(store.getState().picked).toHaveLength(MAX_PICKED);
     expect(store.getState().composerError).toMatch(/At most 50 elements/);
   });
 
   it('forgets the hovered element when picking ends', () => {
-    const { store } = createToolbarStore({ client: fakeClient(VIEW) });
+    const { store } = createToolbarStore({ client: fakeClient(CONNECTING_VIEW) });
     store.getState().setPicking(true);
     store.getState().setHovered({} as Element);
     store.getState().setPicking(false);

@@ -1,5 +1,6 @@
 /** Shared builders for the toolbar's unit tests. */
 import type { AgentInfo, Message, State } from '../shared/schemas.ts';
+import type { SyncView } from '../shared/sync-client.ts';
 
 export const AGENTS: AgentInfo[] = [
   { id: 'wisp/concierge', description: 'Helps', implemented: true, tools: [], workflows: [] },
@@ -28,5 +29,29 @@ export function makeState(overrides: Partial<State> = {}): State {
     active: { chatId: 'c1', messages },
     run: null,
     ...overrides,
+  };
+}
+
+/** The view of a client that has not connected yet. */
+export const CONNECTING_VIEW: SyncView = { status: 'connecting', state: null, rev: 0, session: null, error: null, attempt: 0 };
+
+/**
+ * A stand-in for the sync client's read side: `publish` changes the view and notifies, as a
+ * server patch would.
+ */
+export function fakeClient(initial: SyncView) {
+  let view = initial;
+  const listeners = new Set<() => void>();
+  return {
+    getSnapshot: () => view,
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    publish(next: Partial<SyncView>) {
+      view = { ...view, ...next };
+      for (const l of listeners) l();
+    },
+    listenerCount: () => listeners.size,
   };
 }

@@ -2,11 +2,12 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import type { ChatInfo } from '../../shared/schemas.ts';
 import { useServices, useToolbar } from '../context.ts';
 import { chatAgents, filterChats } from '../filter-chats.ts';
-import { formatChatDate, formatFullDate } from '../format-chat-date.ts';
+import { formatChatDate, formatFullDate } from '../formatters.ts';
 import { selectActiveChatId, selectChatsSorted } from '../selectors.ts';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { DeleteChatDialog } from './DeleteChatDialog.tsx';
 import { CloseIcon, PencilIcon, TrashIcon } from './icons.tsx';
-import { chatTitle, RenameForm } from './RenameForm.tsx';
+import { chatTitle, messageCountLabel } from '../chat-labels.ts';
+import { RenameForm } from './RenameForm.tsx';
 
 /** The buttons of one row, left to right: open, rename, delete. */
 const COLUMNS = 3;
@@ -24,8 +25,7 @@ interface Cell {
 
 function describeChat(chat: ChatInfo, running: boolean): string {
   const agents = chatAgents(chat);
-  const count = `${chat.messageCount} message${chat.messageCount === 1 ? '' : 's'}`;
-  return [agents.length ? agents.join(', ') : null, count, running ? 'the agent is working here' : null].filter(Boolean).join(' · ');
+  return [agents.length ? agents.join(', ') : null, messageCountLabel(chat), running ? 'the agent is working here' : null].filter(Boolean).join(' · ');
 }
 
 /**
@@ -247,10 +247,8 @@ export function ChatList({ onClose }: { onClose(opened: boolean): void }) {
         </ul>
       )}
       {confirming ? (
-        <ConfirmDialog
-          title="Delete chat?"
-          message={`“${chatTitle(confirming)}” and its ${confirming.messageCount} message${confirming.messageCount === 1 ? '' : 's'} will be deleted for good.`}
-          confirmLabel="Delete"
+        <DeleteChatDialog
+          chat={confirming}
           onCancel={() => {
             setConfirming(null);
             focusCell.current = true;

@@ -2,9 +2,10 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ChatInfo } from '../../shared/schemas.ts';
 import { useServices, useToolbar } from '../context.ts';
 import { selectActiveChatId, selectChatsSorted } from '../selectors.ts';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { DeleteChatDialog } from './DeleteChatDialog.tsx';
 import { PencilIcon, TrashIcon } from './icons.tsx';
-import { chatTitle, RenameForm } from './RenameForm.tsx';
+import { chatTitle, messageCountLabel } from '../chat-labels.ts';
+import { RenameForm } from './RenameForm.tsx';
 
 /**
  * The chats, most recent first: a button per chat switches to it; the active one can be renamed
@@ -76,7 +77,7 @@ export function ChatTabs() {
                 class="ab-tab-btn"
                 aria-current={active ? 'true' : undefined}
                 tabIndex={chat.id === tabStopId ? 0 : -1}
-                title={`${chatTitle(chat)} · ${chat.messageCount} message${chat.messageCount === 1 ? '' : 's'}${chat.id === runningId ? ' · the agent is working here' : ''}`}
+                title={`${chatTitle(chat)} · ${messageCountLabel(chat)}${chat.id === runningId ? ' · the agent is working here' : ''}`}
                 disabled={!connected && !active}
                 onClick={() => {
                   if (!active) void actions.switchChat(chat.id);
@@ -116,10 +117,8 @@ export function ChatTabs() {
         })}
       </div>
       {confirming ? (
-        <ConfirmDialog
-          title="Delete chat?"
-          message={`“${chatTitle(confirming)}” and its ${confirming.messageCount} message${confirming.messageCount === 1 ? '' : 's'} will be deleted for good.`}
-          confirmLabel="Delete"
+        <DeleteChatDialog
+          chat={confirming}
           onCancel={() => {
             setConfirming(null);
             deleteButton.current?.focus();

@@ -88,6 +88,17 @@ function hasFiles(e: DragEvent | ClipboardEvent): boolean {
 }
 
 /**
+ * Moves the focus to the message box of the toolbar `from` sits in (a button that hands the user
+ * over to typing: Edit, opening a chat from the list).
+ *
+ * @example focusComposer(event.currentTarget)
+ */
+export function focusComposer(from: Node): void {
+  const root = from.getRootNode() as ShadowRoot | Document;
+  root.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.focus();
+}
+
+/**
  * The message box: Enter sends, Shift+Enter starts a new line; files come by button, paste or drop
  * (on the whole panel); elements by the picker. Disabled with the reason while sending is impossible.
  */

@@ -6,7 +6,7 @@ import { countAwaitingApproval, selectActiveChatId, selectMessages } from '../se
 import { ArrowDownIcon } from './icons.tsx';
 import { memo } from './memo.ts';
 import { MessageView } from './MessageView.tsx';
-import { formatCount } from '../format-chat-date.ts';
+import { formatCount } from '../formatters.ts';
 
 /** Keys that scroll the log when it (or something in it) has focus. */
 const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ', 'Tab']);

@@ -3,8 +3,9 @@ import { useEffect, useState } from 'preact/hooks';
 import type { AssistantMessage, UserMessage } from '../../shared/schemas.ts';
 import { useServices } from '../context.ts';
 import { selectMessages } from '../selectors.ts';
+import { focusComposer } from './Composer.tsx';
 import { CheckIcon, CopyIcon, PencilIcon } from './icons.tsx';
-import { formatDay, formatFullDate, formatTime } from '../format-chat-date.ts';
+import { formatDay, formatFullDate, formatTime } from '../formatters.ts';
 
 /** Longer than this, or with more lines, a message of the user's is folded behind "Show more". */
 export const FOLD_ABOVE_CHARS = 2_000;
@@ -123,8 +124,7 @@ export function EditMessage({ message }: { message: UserMessage }) {
       title="Put this message in the box below, to change and send again"
       onClick={(e) => {
         store.getState().setDraft(text);
-        const root = e.currentTarget.getRootNode() as ShadowRoot | Document;
-        root.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.focus();
+        focusComposer(e.currentTarget);
       }}
     >
       <PencilIcon size={12} />

@@ -3,7 +3,7 @@ import { useServices, useToolbar } from '../context.ts';
 import { Alert } from './Alert.tsx';
 import { ChatList } from './ChatList.tsx';
 import { ChatTabs } from './ChatTabs.tsx';
-import { Composer } from './Composer.tsx';
+import { Composer, focusComposer } from './Composer.tsx';
 import { Header } from './Header.tsx';
 import { MessageList } from './MessageList.tsx';
 import { ResizeHandle } from './ResizeHandle.tsx';
@@ -33,7 +33,7 @@ export function Panel({ autoFocus, onClose }: { autoFocus: boolean; onClose(): v
   const closeList = (opened: boolean) => {
     setListOpen(false);
     // After opening a chat the developer types next; otherwise back where they were.
-    if (opened) panel.current?.querySelector<HTMLElement>('.ab-input textarea')?.focus();
+    if (opened && panel.current) focusComposer(panel.current);
     else listButton.current?.focus();
   };
 

@@ -4,11 +4,6 @@ import type { ChatInfo } from '../../shared/schemas.ts';
 import { useServices } from '../context.ts';
 import { CheckIcon, CloseIcon } from './icons.tsx';
 
-/** What a chat is called in the toolbar: its title, or "Untitled chat" when it has none. */
-export function chatTitle(chat: ChatInfo): string {
-  return chat.title.trim() || 'Untitled chat';
-}
-
 /**
  * An inline title editor: Enter saves through `chat.rename`, Escape cancels (and is marked
  * handled, so the panel or the chat list around it stays open).

@@ -1,25 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncView } from '../../shared/sync-client.ts';
 import { REFUSED_MESSAGE, selectSendBlocker } from '../selectors.ts';
 import { createToolbarStore } from '../store.ts';
-import { makeState } from '../test-fixtures.ts';
+import { CONNECTING_VIEW, fakeClient, makeState } from '../test-fixtures.ts';
 import { bindRefusalProbe, healthUrlOf } from './refusal-probe.ts';
-
-function fakeClient(initial: SyncView) {
-  let view = initial;
-  const listeners = new Set<() => void>();
-  return {
-    getSnapshot: () => view,
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    publish(next: Partial<SyncView>) {
-      view = { ...view, ...next };
-      for (const l of listeners) l();
-    },
-  };
-}
 
 /** A window whose fetch answers as told and whose timers run when asked. */
 function fakeWindow(answers: () => boolean) {
@@ -44,11 +27,10 @@ function fakeWindow(answers: () => boolean) {
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
-const VIEW: SyncView = { status: 'connecting', state: null, rev: 0, session: null, error: null, attempt: 0 };
 
 describe('bindRefusalProbe', () => {
   it('turns "offline" into "refused" when the server answers HTTP, and back when it connects', async () => {
-    const client = fakeClient(VIEW);
+    const client = fakeClient(CONNECTING_VIEW);
     const { store } = createToolbarStore({ client });
     const w = fakeWindow(() => true);
     const stop = bindRefusalProbe(w.win, store, 'ws://127.0.0.1:4477/ws');
@@ -66,7 +48,7 @@ describe('bindRefusalProbe', () => {
   });
 
   it('stays "waiting for the agent server" when nothing answers', async () => {
-    const client = fakeClient(VIEW);
+    const client = fakeClient(CONNECTING_VIEW);
     const { store } = createToolbarStore({ client });
     const w = fakeWindow(() => false);
     bindRefusalProbe(w.win, store, 'wss://agent.example:9000/ws?x=1');
