@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { Message } from '../shared/schemas.ts';
 import type { SyncView } from '../shared/sync-client.ts';
 import {
   CONNECTION_LABELS,
   connectionKind,
   countAwaitingApproval,
+  createMessageIdsSelector,
   defaultAgent,
   selectChatsSorted,
   selectComposerAgent,
@@ -104,5 +106,29 @@ describe('chat views', () => {
       ],
     });
     expect(countAwaitingApproval(state.active!.messages)).toBe(1);
+  });
+});
+
+describe('message ids', () => {
+  const withMessages = (messages: Message[]) => ui({ state: makeState({ active: { chatId: 'c1', messages } }) });
+  const base = makeState().active!.messages;
+  const streamed = (text: string): Message => ({ id: 'm3', role: 'assistant', agent: 'wisp/coder', status: 'streaming', createdAt: 3, content: [{ type: 'text', text }] });
+
+  it('stays the same array while only message contents change (a streamed delta)', () => {
+    const selectIds = createMessageIdsSelector();
+    const first = selectIds(withMessages([...base, streamed('Hel')]));
+    expect(first).toEqual(['m1', 'm2', 'm3']);
+    expect(selectIds(withMessages([...base, streamed('Hello')]))).toBe(first);
+  });
+
+  it('changes when a message comes, goes or is replaced by another', () => {
+    const selectIds = createMessageIdsSelector();
+    const two = selectIds(withMessages(base));
+    const three = selectIds(withMessages([...base, streamed('a')]));
+    expect(three).not.toBe(two);
+    expect(three).toEqual(['m1', 'm2', 'm3']);
+    expect(selectIds(withMessages(base))).toEqual(['m1', 'm2']);
+    expect(selectIds(withMessages([base[0]!, { ...base[1]!, id: 'm9' }]))).toEqual(['m1', 'm9']);
+    expect(selectIds(ui({ state: makeState({ activeChatId: null, active: null }) }))).toEqual([]);
   });
 });

@@ -40,6 +40,29 @@ export function selectMessages(s: ToolbarState): readonly Message[] {
   return state.active.messages;
 }
 
+/**
+ * A selector of the active chat's message ids that returns the same array while only message
+ * contents change (every streamed delta), so the list re-renders when messages come, go or move,
+ * and a streaming message re-renders alone. One per component (it remembers the last ids).
+ *
+ * @example
+ * const selectIds = createMessageIdsSelector();
+ * selectIds(state) === selectIds(stateAfterADelta); // true
+ */
+export function createMessageIdsSelector(): (s: ToolbarState) => readonly string[] {
+  let lastMessages: readonly Message[] = NO_MESSAGES;
+  let lastIds: readonly string[] = Object.freeze([]);
+  return (s) => {
+    const messages = selectMessages(s);
+    if (messages === lastMessages) return lastIds;
+    lastMessages = messages;
+    let same = messages.length === lastIds.length;
+    for (let i = 0; same && i < messages.length; i++) same = messages[i]!.id === lastIds[i];
+    if (!same) lastIds = messages.map((m) => m.id);
+    return lastIds;
+  };
+}
+
 export function selectAgents(s: ToolbarState): readonly AgentInfo[] {
   return s.sync.state?.agents ?? NO_AGENTS;
 }

@@ -1,8 +1,7 @@
 import type { VNode } from 'preact';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { Message } from '../../shared/schemas.ts';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useToolbar } from '../context.ts';
-import { countAwaitingApproval, selectActiveChatId, selectMessages } from '../selectors.ts';
+import { countAwaitingApproval, createMessageIdsSelector, selectActiveChatId, selectMessages } from '../selectors.ts';
 import { ArrowDownIcon } from './icons.tsx';
 import { memo } from './memo.ts';
 import { MessageView } from './MessageView.tsx';
@@ -27,46 +26,57 @@ const WINDOW_STEP = 80;
 const LOAD_THRESHOLD = 400;
 
 /**
- * Messages per memoized group. A streaming patch replaces one message (the last), so the list
- * renders N / GROUP_SIZE group elements and the GROUP_SIZE message elements of one group,
- * instead of N message elements. Groups sit at fixed indexes: a message never moves to another
- * group as the chat grows, so its DOM (focus, open details, a half-typed reason) stays mounted.
+ * Messages per memoized group. When messages come or go, the list renders N / GROUP_SIZE group
+ * elements and the GROUP_SIZE message slots of the groups that changed, instead of N slots.
+ * Groups sit at fixed indexes: a message never moves to another group as the chat grows, so its
+ * DOM (focus, open details, a half-typed reason) stays mounted.
  */
 const GROUP_SIZE = 40;
 
 interface GroupProps {
-  messages: readonly Message[];
-  /** The group's messages are `messages[start..end)`. */
+  ids: readonly string[];
+  /** The group's messages are `ids[start..end)`. */
   start: number;
   end: number;
   chatId: string;
 }
 
-/** Same messages (by identity, which structural sharing keeps exact) in the same range. */
+/** Same message ids in the same range. */
 function isSameGroup(prev: GroupProps, next: GroupProps): boolean {
   if (prev.chatId !== next.chatId || prev.start !== next.start || prev.end !== next.end) return false;
   // The group that held the last message must render again when it no longer does (isLast).
-  if ((prev.end === prev.messages.length) !== (next.end === next.messages.length)) return false;
-  if (prev.messages === next.messages) return true;
-  for (let i = prev.start; i < prev.end; i++) if (prev.messages[i] !== next.messages[i]) return false;
+  if ((prev.end === prev.ids.length) !== (next.end === next.ids.length)) return false;
+  if (prev.ids === next.ids) return true;
+  for (let i = prev.start; i < prev.end; i++) if (prev.ids[i] !== next.ids[i]) return false;
   return true;
 }
 
-const MessageGroup = memo(function MessageGroup({ messages, start, end, chatId }: GroupProps) {
-  const views: VNode[] = [];
+/**
+ * One message, subscribed to by its index: a streamed delta replaces one message, and only its
+ * slot renders again, not the list, its groups or its other messages.
+ */
+function MessageSlot({ id, index, chatId, isLast }: { id: string; index: number; chatId: string; isLast: boolean }) {
+  const message = useToolbar((s) => {
+    const m = selectMessages(s)[index];
+    return m !== undefined && m.id === id ? m : null;
+  });
+  // Only the chat's last message knows it is last (it offers Regenerate).
+  return message ? <MessageView message={message} chatId={chatId} isLast={isLast} /> : null;
+}
+
+const MessageGroup = memo(function MessageGroup({ ids, start, end, chatId }: GroupProps) {
+  const slots: VNode[] = [];
   for (let i = start; i < end; i++) {
-    const m = messages[i]!;
-    // Only the chat's last message knows it is last (it offers Regenerate): one prop, no subscription per message.
-    views.push(<MessageView key={m.id} message={m} chatId={chatId} isLast={i === messages.length - 1} />);
+    slots.push(<MessageSlot key={ids[i]} id={ids[i]!} index={i} chatId={chatId} isLast={i === ids.length - 1} />);
   }
-  return <>{views}</>;
+  return <>{slots}</>;
 }, isSameGroup);
 
-function renderGroups(messages: readonly Message[], chatId: string, first: number): VNode[] {
+function renderGroups(ids: readonly string[], chatId: string, first: number): VNode[] {
   const groups: VNode[] = [];
-  for (let start = first; start < messages.length; start += GROUP_SIZE) {
-    const end = Math.min(start + GROUP_SIZE, messages.length);
-    groups.push(<MessageGroup key={start} messages={messages} start={start} end={end} chatId={chatId} />);
+  for (let start = first; start < ids.length; start += GROUP_SIZE) {
+    const end = Math.min(start + GROUP_SIZE, ids.length);
+    groups.push(<MessageGroup key={start} ids={ids} start={start} end={end} chatId={chatId} />);
   }
   return groups;
 }
@@ -99,7 +109,9 @@ function WorkingIndicator() {
  * A long chat renders only its latest messages (WINDOW) until the user scrolls up to earlier ones.
  */
 export function MessageList() {
-  const messages = useToolbar(selectMessages);
+  // Ids, not messages: a streamed delta changes a message, not the list (MessageSlot renders it).
+  const selectIds = useMemo(createMessageIdsSelector, []);
+  const ids = useToolbar(selectIds);
   const chatId = useToolbar(selectActiveChatId);
   const hasChats = useToolbar((s) => Object.keys(s.sync.state?.chats ?? {}).length > 0);
   const scroller = useRef<HTMLDivElement>(null);
@@ -113,7 +125,7 @@ export function MessageList() {
   /** The first rendered message and its distance from the list's top before earlier ones are added above it. */
   const anchor = useRef<{ node: Element; offset: number; refocus: boolean } | null>(null);
   // On a group boundary, so groups keep their indexes (and their memo) as the chat grows.
-  const first = messages.length <= shown ? 0 : Math.floor((messages.length - shown) / GROUP_SIZE) * GROUP_SIZE;
+  const first = ids.length <= shown ? 0 : Math.floor((ids.length - shown) / GROUP_SIZE) * GROUP_SIZE;
 
   /** When the user last did something that scrolls or moves focus in the list. */
   const userScrolledAt = useRef(0);
@@ -163,7 +175,7 @@ export function MessageList() {
     if (!el || !node || first === 0 || anchor.current) return;
     const focused = (el.getRootNode() as ShadowRoot | Document).activeElement;
     anchor.current = { node, offset: node.getBoundingClientRect().top - el.getBoundingClientRect().top, refocus: !!focused?.classList.contains('ab-earlier') };
-    setShown(messages.length - first + WINDOW_STEP);
+    setShown(ids.length - first + WINDOW_STEP);
   };
 
   const onScroll = () => {
@@ -219,7 +231,7 @@ export function MessageList() {
   // A new chat opens at its end.
   useLayoutEffect(returnToEnd, [chatId]);
 
-  useLayoutEffect(follow, [messages]);
+  useLayoutEffect(follow, [ids]);
 
   // Sending is a clear sign of wanting the end, wherever the list was scrolled to.
   const sending = useToolbar((s) => s.sending);
@@ -227,11 +239,13 @@ export function MessageList() {
     if (sending) returnToEnd();
   }, [sending]);
 
-  // Content also grows without a new render: images decoding, details opening, fonts loading.
+  // Content grows without the list rendering again: a streaming message (MessageSlot), images
+  // decoding, details opening, fonts loading. The observer runs in the frame, after layout and
+  // before paint, so scrolling there reads no stale layout and shows the new text in that frame.
   useEffect(() => {
     const target = inner.current;
     if (!target || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(follow);
+    const observer = new ResizeObserver(() => followNow());
     observer.observe(target);
     return () => {
       observer.disconnect();
@@ -262,13 +276,13 @@ export function MessageList() {
               Show earlier messages ({formatCount(first)} more)
             </button>
           ) : null}
-          {messages.length === 0 ? (
+          {ids.length === 0 ? (
             <div class="ab-empty">
               <strong>{chatId ? 'No messages yet' : hasChats ? 'No chat selected' : 'Start a conversation'}</strong>
               Ask the agent about this page. Pick elements to show it what you mean.
             </div>
           ) : (
-            renderGroups(messages, chatId ?? '', first)
+            renderGroups(ids, chatId ?? '', first)
           )}
           <WorkingIndicator />
         </div>
