@@ -26,6 +26,9 @@ export function browserSection(main: BrowserResult, compare: BrowserResult | nul
     `Chromium ${main.chromium} (headless, /usr/bin/chromium when present) on the server's demo page with dist/toolbar.js, panel open, the active chat holding the history (bench/seed-chat.ts). The stream (${main.deltas + 1} deltas, paced ${paceHz}/s) is plain prose (no markdown) so the DOM text length maps to delta indexes.`,
     'DOM time: a MutationObserver on the toolbar\'s shadow root reads the streaming message\'s text length (performance.timeOrigin + now()); append time: the agent\'s hrtime turned into epoch ms in the server process. Main thread: CDP Performance.getMetrics TaskDuration over the stream ÷ deltas (includes the observer and the bench\'s polling); its parts are ScriptDuration, LayoutDuration, RecalcStyleDuration; the remainder is mostly paint, lifecycle and intersection work.',
   ];
+  notes.push(
+    `The browser's share: after the stream, a page script makes the same ${main.deltas} text changes at the same pace to a new paragraph at the end of the streamed message (the list follows them), with no socket, store or render; its main-thread time per change is what this Chromium costs for the text alone. The difference (${(main.mainThreadMsPerDelta - main.floorMsPerDelta).toFixed(2)} ms here) is the toolbar's own work per delta: the frame, its validation, the patch, the store and the render.`,
+  );
   const other3 = (r: BrowserFigures) => r.mainThreadMsPerDelta - r.scriptMsPerDelta - r.layoutMsPerDelta - r.styleMsPerDelta;
   if (judge(main.mainThreadMsPerDelta, thread) === 'MISS') {
     notes.push(
@@ -56,6 +59,7 @@ export function browserSection(main: BrowserResult, compare: BrowserResult | nul
       row('append → DOM max (ms)', (r) => r.max),
       row('main-thread ms per delta', (r) => r.mainThreadMsPerDelta, thread),
       row('  script / layout / style ms per delta', split),
+      row('  of which the browser: same text changes by a page script', (r) => r.floorMsPerDelta),
       row('long tasks (count / total ms)', (r) => `${r.longTasks} / ${Math.round(r.longTaskMs)}`),
       row('list followed the stream (no "Latest" pill, end in view)', (r) => (r.followed ? 'yes' : `NO (${Math.round(r.endDistance)} px from the end)`)),
     ],

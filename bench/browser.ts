@@ -55,6 +55,11 @@ export interface BrowserFigures {
    * when this holds.
    */
   followed: boolean;
+  /**
+   * The browser's share: main-thread ms per change when a page script makes the same number of
+   * text changes, at the same pace, to a paragraph in the same list (no socket, store or render).
+   */
+  floorMsPerDelta: number;
   /** The list's distance from its end when the reply finished (px). */
   endDistance: number;
   chromium: string;
@@ -82,13 +87,19 @@ const OBSERVER_SCRIPT = `(() => {
   window.__bench = { records, longTasks, pill: false };
   let target = null;
   let last = -1;
-  new MutationObserver(() => {
+  // The pill is looked for in added elements only: a query over the whole shadow root on every
+  // mutation cost about 0.06 ms per delta, which the main-thread figure would charge the toolbar.
+  const isPill = (node) => node.nodeType === 1 && (node.matches('.ab-jump') || node.querySelector('.ab-jump') !== null);
+  if (root.querySelector('.ab-jump')) window.__bench.pill = true;
+  new MutationObserver((mutations) => {
     const now = performance.timeOrigin + performance.now();
     if (!target || !target.isConnected) {
       const busy = root.querySelectorAll('.ab-msg-assistant[aria-busy="true"]');
       target = busy[busy.length - 1] || null;
     }
-    if (!window.__bench.pill && root.querySelector('.ab-jump')) window.__bench.pill = true;
+    if (!window.__bench.pill) {
+      for (const m of mutations) for (const node of m.addedNodes) if (isPill(node)) window.__bench.pill = true;
+    }
     if (!target) return;
     const md = target.querySelector('.ab-md');
     const length = md ? md.textContent.length : 0;
@@ -103,6 +114,31 @@ const OBSERVER_SCRIPT = `(() => {
     }).observe({ type: 'longtask' });
   } catch {}
 })()`;
+
+/**
+ * In the page: appends `count` pieces of `size` characters to a new paragraph at the end of the
+ * last message, every `intervalMs` (the list follows them, as it follows a stream). What the
+ * browser costs for the text a stream adds, without the socket, the store or a render.
+ */
+const FLOOR_SCRIPT = `(([tag, count, size, intervalMs]) => new Promise((resolve) => {
+  const root = document.querySelector(tag).shadowRoot;
+  const messages = root.querySelectorAll('.ab-msg-assistant .ab-md');
+  const paragraph = document.createElement('p');
+  messages[messages.length - 1].append(paragraph);
+  const text = document.createTextNode('');
+  paragraph.append(text);
+  const words = 'the component state store render hook effect request response handler server client socket message ';
+  let full = '';
+  let n = 0;
+  const timer = setInterval(() => {
+    while (full.length < (n + 1) * size) full += words;
+    text.data = full.slice(0, ++n * size);
+    if (n >= count) {
+      clearInterval(timer);
+      resolve();
+    }
+  }, intervalMs);
+}))`;
 
 /**
  * @example const result = await measureBrowser({ historyMessages: 2000, deltas: 600, textLength: 50000, deltaSize: 4, paceHz: 100, gateMs: 250 });
@@ -222,6 +258,9 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
         endDistance: log.scrollHeight - log.scrollTop - log.clientHeight,
       };
     }, HOST_TAG);
+    const beforeFloor = await readMetrics();
+    await page.evaluate(`${FLOOR_SCRIPT}(${JSON.stringify([HOST_TAG, deltas.length - 1, opts.deltaSize, 1000 / opts.paceHz])})`);
+    const afterFloor = await readMetrics();
     return {
       historyMessages: opts.historyMessages,
       renderedMessages,
@@ -238,6 +277,7 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
       longTasks: longTasks.length,
       longTaskMs: longTasks.reduce((a, b) => a + b, 0),
       followed: !pill && endDistance < 2,
+      floorMsPerDelta: (afterFloor.task - beforeFloor.task) / (deltas.length - 1),
       endDistance,
       chromium: browser.version(),
     };
