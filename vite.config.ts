@@ -1,7 +1,8 @@
 /**
  * Builds the browser toolbar (`toolbar/main.tsx`) into ONE classic script, `dist/toolbar.js`, that
  * the server serves and any page can load with a plain <script> tag. Its CSS is a string injected
- * into the toolbar's shadow root, so there is no CSS file to serve.
+ * into the toolbar's shadow root, so there is no CSS file to serve. The highlighter's grammars go
+ * beside it, one small script each in `dist/lang/`, loaded when first needed.
  *
  * Also the vitest config: unit tests beside the code in shared/, server/ and toolbar/; e2e/ is
  * Playwright's.
@@ -9,6 +10,8 @@
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { GRAMMAR_NAMES } from './toolbar/markdown/grammar-names.ts';
+import { grammarScript } from './toolbar/markdown/grammar-sources.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -29,6 +32,20 @@ function asciiOnly(): Plugin {
   };
 }
 
+/**
+ * Writes each highlighter grammar to `dist/lang/NAME.js`, outside the bundle: the toolbar loads
+ * one the first time a code block in its language shows (toolbar/markdown/grammar-loader.ts).
+ */
+function grammarScripts(): Plugin {
+  return {
+    name: 'agentbar:grammar-scripts',
+    apply: 'build',
+    generateBundle() {
+      for (const name of GRAMMAR_NAMES) this.emitFile({ type: 'asset', fileName: `lang/${name}.js`, source: grammarScript(name) });
+    },
+  };
+}
+
 export default defineConfig({
   root,
   // Preact's automatic JSX runtime, without @preact/preset-vite.
@@ -36,7 +53,7 @@ export default defineConfig({
   // The bundle runs in other people's pages: no `process.env` lookups left in it.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   publicDir: false,
-  plugins: [asciiOnly()],
+  plugins: [asciiOnly(), grammarScripts()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

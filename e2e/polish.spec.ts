@@ -85,14 +85,22 @@ test('says how far a message is over the limit instead of cutting it, and clears
 });
 
 test('a code block is highlighted, takes keyboard focus and wraps on demand; list numbers from 10 up are not clipped; footnotes lead to their note', async ({ toolbar }) => {
+  const grammars: string[] = [];
+  toolbar.page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/lang/')) grammars.push(new URL(request.url()).pathname);
+  });
   await toolbar.start();
+  expect(grammars, 'no grammar before a code block shows').toEqual([]);
   const reply = await toolbar.ask('show me some markdown');
   const code = reply.locator('.ab-code pre');
   await expect(code).toHaveAttribute('tabindex', '0');
   await code.focus();
   await expect(code).toBeFocused();
-  // Highlighted (TypeScript), and long lines wrap on demand.
+  // Highlighted (TypeScript, with the one grammar it needs, loaded once), and long lines wrap on demand.
   await expect(code.locator('.ab-hl-keyword').first()).toHaveText('export');
+  expect(grammars).toEqual(['/lang/js.js']);
+  // The grammar's script does not stay in the page.
+  expect(await toolbar.page.locator('script[src*="/lang/"]').count()).toBe(0);
   await expect(code.locator('code')).toHaveCSS('white-space', 'pre');
   await reply.getByRole('button', { name: 'Wrap' }).click();
   await expect(reply.getByRole('button', { name: 'Wrap' })).toHaveAttribute('aria-pressed', 'true');
@@ -125,6 +133,25 @@ test('a code block is highlighted, takes keyboard focus and wraps on demand; lis
   await ref.click();
   await expect(note).toBeFocused();
   await expect(note).toBeInViewport();
+});
+
+test('a grammar that cannot load leaves the code plain and whole', async ({ toolbar }) => {
+  let refused = 0;
+  await toolbar.page.route('**/lang/*.js', (route) => {
+    refused++;
+    return route.fulfill({ status: 404, body: 'Not found' });
+  });
+  await toolbar.start();
+  const reply = await toolbar.ask('show me some markdown');
+  const code = reply.locator('.ab-code pre code');
+  await expect(code).toContainText('export function debounce');
+  await expect.poll(() => refused).toBe(1);
+  // Its error event has come and gone: the code is still whole, plain, and copyable.
+  await toolbar.page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+  await expect(code).toContainText('export function debounce');
+  expect(await code.locator('[class^="ab-hl-"]').count()).toBe(0);
+  await expect(reply.getByRole('button', { name: 'Copy code' })).toBeVisible();
+  expect(refused, 'not asked for again').toBe(1);
 });
 
 test.describe('while a long reply streams in another chat', () => {

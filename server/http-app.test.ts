@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,9 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'agentbar-http-'));
   bundlePath = join(dir, 'toolbar.js');
   writeFileSync(bundlePath, 'console.log("toolbar bundle");\n');
+  mkdirSync(join(dir, 'lang'));
+  writeFileSync(join(dir, 'lang', 'python.js'), 'register("python");\n');
+  writeFileSync(join(dir, 'secret.js'), 'not a grammar');
 });
 
 afterAll(() => {
@@ -257,6 +260,24 @@ describe('GET /toolbar.js', () => {
     const res = await get('/toolbar.js', {}, app);
     expect(res.status).toBe(503);
     expect(await res.text()).toMatch(/not built yet.*npm run build/);
+  });
+});
+
+describe('GET /lang/NAME.js', () => {
+  it('serves a highlighter grammar beside the bundle as JavaScript, without a token', async () => {
+    const res = await get('/lang/python.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await res.text()).toBe('register("python");\n');
+  });
+
+  it('answers 404 for a grammar that is not built, and for anything that is not a grammar file name', async () => {
+    for (const route of ['/lang/cobol.js', '/lang/..%2Fsecret.js', '/lang/%2E%2E%2Fsecret.js', '/lang/python.json', '/lang/Python.js', '/lang/.js', '/lang/']) {
+      const res = await get(route);
+      expect(res.status, route).toBe(404);
+      expect(await res.text(), route).not.toContain('not a grammar');
+    }
   });
 });
 

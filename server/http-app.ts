@@ -3,6 +3,7 @@
  * `server.ts`; both go through the same checks from `security.ts`.
  */
 import { readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { Hono, type Context } from 'hono';
 import type { AgentInfo } from '../shared/schemas.ts';
 import { renderDemoPage } from './demo-page.ts';
@@ -13,7 +14,7 @@ import type { SignInLinks } from './sign-in-links.ts';
 export interface HttpAppOptions {
   policy: AccessPolicy;
   agents: () => AgentInfo[];
-  /** Where `toolbar.js` is read from (the Vite build output). */
+  /** Where `toolbar.js` is read from (the Vite build output); its grammars are in `lang/` beside it. */
   toolbarBundlePath: string;
   /** The ws URL the demo page's toolbar connects to. */
   wsUrl: () => string;
@@ -34,6 +35,15 @@ const SECRET_PAGE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+/** A grammar script's file name: what `vite.config.ts` writes to `dist/lang/`, and nothing else. */
+const GRAMMAR_FILE = /^[a-z][a-z0-9-]{0,31}\.js$/;
+
+const SCRIPT_HEADERS = {
+  'Content-Type': 'text/javascript; charset=utf-8',
+  'Cache-Control': 'no-cache',
+  'X-Content-Type-Options': 'nosniff',
+};
+
 function refuse(c: Context, why: string) {
   return c.text(`Forbidden: ${why}`, 403);
 }
@@ -49,6 +59,8 @@ function refuse(c: Context, why: string) {
 export function createHttpApp(options: HttpAppOptions): Hono {
   const app = new Hono();
   let bundle: { mtimeMs: number; body: string } | null = null;
+  /** Grammar scripts read so far, by file name (only files that exist, so at most the built ones). */
+  const grammars = new Map<string, { mtimeMs: number; body: string }>();
 
   // The Host check guards every route, including the public ones (DNS rebinding).
   app.use('*', async (c, next) => {
@@ -88,11 +100,26 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     } catch {
       return c.text('The toolbar bundle is not built yet: run `npm run build` in the agentbar folder.', 503);
     }
-    return c.body(bundle.body, 200, {
-      'Content-Type': 'text/javascript; charset=utf-8',
-      'Cache-Control': 'no-cache',
-      'X-Content-Type-Options': 'nosniff',
-    });
+    return c.body(bundle.body, 200, SCRIPT_HEADERS);
+  });
+
+  // The highlighter's grammars, which the toolbar loads with a <script> the first time a code
+  // block in that language shows. Public like the bundle: they hold no secret.
+  app.get('/lang/:file', async (c) => {
+    const file = c.req.param('file');
+    if (!GRAMMAR_FILE.test(file)) return c.text('Not found', 404);
+    const where = join(dirname(options.toolbarBundlePath), 'lang', file);
+    try {
+      const info = await stat(where);
+      let cached = grammars.get(file);
+      if (!cached || cached.mtimeMs !== info.mtimeMs) {
+        cached = { mtimeMs: info.mtimeMs, body: await readFile(where, 'utf8') };
+        grammars.set(file, cached);
+      }
+      return c.body(cached.body, 200, SCRIPT_HEADERS);
+    } catch {
+      return c.text('Not found', 404);
+    }
   });
 
   // The demo page holds the token, so only a request that proved it has it gets the page.

@@ -108,6 +108,8 @@ describe('the npm package', () => {
       'lib/shared/index.js',
       'lib/shared/index.d.ts',
       'dist/toolbar.js',
+      'dist/lang/js.js',
+      'dist/lang/python.js',
       'vite-plugin/index.mjs',
       'vite-plugin/index.d.mts',
       'docs/protocol.md',
@@ -143,6 +145,13 @@ describe('the npm package', () => {
       const reply = await exchange(connection.url, connection.token, 'demo/guide', 'help');
       expect(reply.status).toBe('done');
       expect(reply.text).toContain('markdown');
+      // The installed server serves the toolbar and the grammars its code blocks load.
+      const http = connection.url.replace(/^ws/, 'http').replace(/\/ws$/, '');
+      for (const file of ['/toolbar.js', '/lang/js.js']) {
+        const res = await fetch(http + file);
+        expect(res.status, file).toBe(200);
+        expect(res.headers.get('content-type'), file).toMatch(/^text\/javascript/);
+      }
       process.kill(connection.pid, 'SIGTERM');
     } catch (error) {
       serve.child.stdin!.end();

@@ -8,6 +8,7 @@
  * Loading it twice mounts one toolbar.
  */
 import { resolveConfig } from './config.ts';
+import { configureGrammars } from './markdown/grammar-loader.ts';
 import { mountToolbar } from './mount.tsx';
 
 const MOUNTED = Symbol.for('agentbar.toolbar');
@@ -22,6 +23,8 @@ function boot(): void {
     global: (window as { __AGENTBAR__?: unknown }).__AGENTBAR__,
     script: script ? { url: script.getAttribute('data-url'), token: script.getAttribute('data-token') } : null,
   });
+  // Highlighter grammars load on demand from beside this script (dist/lang/NAME.js).
+  configureGrammars(window, { base: script?.src ? new URL('lang/', script.src).href : null, nonce: script?.nonce });
   const handle = mountToolbar(window, config);
   if (handle) marks[MOUNTED] = { unmount: handle.unmount };
 }

@@ -1,12 +1,36 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { grammarSource, loadGrammar } from '../markdown/grammar-loader.ts';
+import { languageOf } from '../markdown/grammar-names.ts';
 import { highlight } from '../markdown/highlight.ts';
 import { CheckIcon, CopyIcon } from './icons.tsx';
+
+/**
+ * Whether the language's grammar is there, asking for it the first time: the block shows plain
+ * until it arrives, then renders again highlighted (and stays plain if it cannot be loaded).
+ */
+function useGrammarReady(lang: string): boolean {
+  const language = languageOf(lang);
+  const ready = language === 'markup' || (language !== null && grammarSource(language) !== undefined);
+  const [, setArrived] = useState(false);
+  useEffect(() => {
+    if (ready || language === null) return;
+    let live = true;
+    void loadGrammar(language).then((ok) => {
+      if (live && ok) setArrived(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, [language, ready]);
+  return ready;
+}
 
 /** A fenced code block with its language, highlighted when the language is known; copy and wrap buttons. */
 export function CodeBlock({ lang, text }: { lang: string; text: string }) {
   const [copied, setCopied] = useState<'idle' | 'done' | 'failed'>('idle');
   const [wrap, setWrap] = useState(false);
-  const pieces = useMemo(() => highlight(text, lang), [text, lang]);
+  const ready = useGrammarReady(lang);
+  const pieces = useMemo(() => (ready ? highlight(text, lang) : null), [text, lang, ready]);
 
   useEffect(() => {
     if (copied === 'idle') return;

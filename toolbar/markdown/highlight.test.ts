@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { registerGrammar } from './grammar-loader.ts';
+import { GRAMMAR_NAMES } from './grammar-names.ts';
+import { GRAMMAR_SOURCES } from './grammar-sources.ts';
 import { highlight, MAX_HIGHLIGHT_CHARS, type HighlightPiece } from './highlight.ts';
+
+// As if every grammar script had been loaded (the loader is tested in grammar-loader.test.ts).
+beforeAll(() => {
+  for (const name of GRAMMAR_NAMES) registerGrammar(name, GRAMMAR_SOURCES[name]);
+});
 
 /** The highlighted pieces only, as "kind:text". */
 function kinds(pieces: HighlightPiece[] | null): string[] {
@@ -26,6 +34,10 @@ describe('highlight', () => {
     expect(kinds(highlight('SELECT id FROM t WHERE ok = TRUE', 'sql'))).toEqual(['keyword:SELECT', 'keyword:FROM', 'keyword:WHERE', 'literal:TRUE']);
     expect(kinds(highlight('{"a": [1, true]}', 'json'))).toEqual(['string:"a"', 'number:1', 'literal:true']);
     expect(kinds(highlight('<a href="/x">link</a><!-- c -->', 'html'))).toEqual(['tag:<a', 'attr:href', 'string:"/x"', 'tag:</a', 'comment:<!-- c -->']);
+  });
+
+  it('compiles every grammar the build ships', () => {
+    for (const name of GRAMMAR_NAMES) expect(highlight('x = 1 // y', name), name).not.toBeNull();
   });
 
   it('shows unknown languages and very long code plain', () => {
