@@ -55,9 +55,14 @@ export function createMessageIdsSelector(): (s: ToolbarState) => readonly string
   return (s) => {
     const messages = selectMessages(s);
     if (messages === lastMessages) return lastIds;
+    const previous = lastMessages;
     lastMessages = messages;
+    // Structural sharing keeps unchanged messages identical: only a replaced one needs its id read.
     let same = messages.length === lastIds.length;
-    for (let i = 0; same && i < messages.length; i++) same = messages[i]!.id === lastIds[i];
+    for (let i = messages.length - 1; same && i >= 0; i--) {
+      const m = messages[i]!;
+      if (m !== previous[i]) same = m.id === lastIds[i];
+    }
     if (!same) lastIds = messages.map((m) => m.id);
     return lastIds;
   };
