@@ -149,8 +149,8 @@ export function MessageList() {
   /** A scroll to the end waiting for the next frame (null when none is). */
   const pendingFrame = useRef<number | null>(null);
 
-  // Streamed text arrives faster than frames: scroll once per frame, not once per delta, and read
-  // layout there (where the frame lays out anyway) rather than forcing a layout on every patch.
+  // Messages come or go (the ids changed): scroll in the next frame, where layout is read anyway,
+  // rather than forcing a layout in the render. Streamed growth is followed by the ResizeObserver.
   const follow = () => {
     if (!stick.current || pendingFrame.current !== null) return;
     if (typeof requestAnimationFrame === 'undefined') return followNow();
