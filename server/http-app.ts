@@ -44,6 +44,27 @@ const SCRIPT_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+/**
+ * Reads built scripts (the bundle, the grammars) once, and again only after a rebuild changed
+ * their mtime. Rejects when the file is missing. Holds only files that exist.
+ *
+ * @example const scripts = createScriptCache(); const body = await scripts.read('dist/toolbar.js');
+ */
+function createScriptCache() {
+  const files = new Map<string, { mtimeMs: number; body: string }>();
+  return {
+    async read(file: string): Promise<string> {
+      const info = await stat(file);
+      let cached = files.get(file);
+      if (!cached || cached.mtimeMs !== info.mtimeMs) {
+        cached = { mtimeMs: info.mtimeMs, body: await readFile(file, 'utf8') };
+        files.set(file, cached);
+      }
+      return cached.body;
+    },
+  };
+}
+
 function refuse(c: Context, why: string) {
   return c.text(`Forbidden: ${why}`, 403);
 }
@@ -58,9 +79,7 @@ function refuse(c: Context, why: string) {
  */
 export function createHttpApp(options: HttpAppOptions): Hono {
   const app = new Hono();
-  let bundle: { mtimeMs: number; body: string } | null = null;
-  /** Grammar scripts read so far, by file name (only files that exist, so at most the built ones). */
-  const grammars = new Map<string, { mtimeMs: number; body: string }>();
+  const scripts = createScriptCache();
 
   // The Host check guards every route, including the public ones (DNS rebinding).
   app.use('*', async (c, next) => {
@@ -93,14 +112,10 @@ export function createHttpApp(options: HttpAppOptions): Hono {
 
   app.get('/toolbar.js', async (c) => {
     try {
-      const info = await stat(options.toolbarBundlePath);
-      if (!bundle || bundle.mtimeMs !== info.mtimeMs) {
-        bundle = { mtimeMs: info.mtimeMs, body: await readFile(options.toolbarBundlePath, 'utf8') };
-      }
+      return c.body(await scripts.read(options.toolbarBundlePath), 200, SCRIPT_HEADERS);
     } catch {
       return c.text('The toolbar bundle is not built yet: run `npm run build` in the agentbar folder.', 503);
     }
-    return c.body(bundle.body, 200, SCRIPT_HEADERS);
   });
 
   // The highlighter's grammars, which the toolbar loads with a <script> the first time a code
@@ -108,15 +123,8 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   app.get('/lang/:file', async (c) => {
     const file = c.req.param('file');
     if (!GRAMMAR_FILE.test(file)) return c.text('Not found', 404);
-    const where = join(dirname(options.toolbarBundlePath), 'lang', file);
     try {
-      const info = await stat(where);
-      let cached = grammars.get(file);
-      if (!cached || cached.mtimeMs !== info.mtimeMs) {
-        cached = { mtimeMs: info.mtimeMs, body: await readFile(where, 'utf8') };
-        grammars.set(file, cached);
-      }
-      return c.body(cached.body, 200, SCRIPT_HEADERS);
+      return c.body(await scripts.read(join(dirname(options.toolbarBundlePath), 'lang', file)), 200, SCRIPT_HEADERS);
     } catch {
       return c.text('Not found', 404);
     }
