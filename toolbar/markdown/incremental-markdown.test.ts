@@ -1,5 +1,6 @@
 import { isValidElement, type VNode } from 'preact';
-import { describe, expect, it } from 'vitest';
+import { Lexer } from 'marked';
+import { describe, expect, it, vi } from 'vitest';
 import { createMarkdownRenderer } from './incremental-markdown.ts';
 import { makeMarkdownSample, TRICKY_SAMPLES } from './markdown-samples.ts';
 import { lexMarkdown } from './lex-markdown.ts';
@@ -67,5 +68,62 @@ describe('createMarkdownRenderer', () => {
     expect(describeTree(edited)).toEqual(renderWhole('uno\n\ntwo\n\nthree\n'));
     expect(describeTree(md.render(''))).toEqual([]);
     expect(describeTree(md.render('- a\n\n- b'))).toEqual(renderWhole('- a\n\n- b'));
+  });
+});
+
+describe('createMarkdownRenderer on prose', () => {
+  it('does not lex again while prose is appended to an open paragraph of prose', () => {
+    const lex = vi.spyOn(Lexer.prototype, 'lex');
+    try {
+      const md = createMarkdownRenderer();
+      md.render('# Title\n\nFirst words');
+      const before = lex.mock.calls.length;
+      let text = '# Title\n\nFirst words';
+      for (const more of [' and', ' more words,', ' then: this!', ' (42)']) {
+        text += more;
+        expect(describeTree(md.render(text))).toEqual(renderWhole(text));
+      }
+      // renderWhole lexes once per step; the renderer did not.
+      expect(lex.mock.calls.length - before).toBe(4);
+      text += ' *em*';
+      expect(describeTree(md.render(text))).toEqual(renderWhole(text));
+      expect(lex.mock.calls.length - before).toBe(6);
+    } finally {
+      lex.mockRestore();
+    }
+  });
+
+  it('renders what a full parse renders when prose meets Markdown marks at any point of a stream', () => {
+    // Mostly prose, with the characters that could turn prose into something else mixed in.
+    const prose = 'awe wtc.:1(2)!  ';
+    const marks = ['w', '.', '@', ':', '/', '1', ' ', '\n', '*', '-', '!', '[', ']', '(', ')', '"', '=', '#', '>', '_', '|', '&', '~', '`', '\t', 'W', '\u00e9'];
+    let state = 12345;
+    const random = () => {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      return (state >>> 0) / 2 ** 32;
+    };
+    for (let n = 0; n < 400; n++) {
+      let text = 'Start ';
+      const length = 10 + Math.floor(random() * 60);
+      for (let i = 0; i < length; i++) text += random() < 0.8 ? prose[Math.floor(random() * prose.length)] : marks[Math.floor(random() * marks.length)];
+      const md = createMarkdownRenderer();
+      for (let end = 0; end < text.length; ) {
+        end = Math.min(text.length, end + 1 + Math.floor(random() * 3));
+        const prefix = text.slice(0, end);
+        expect(describeTree(md.render(prefix)), JSON.stringify(prefix)).toEqual(renderWhole(prefix));
+      }
+    }
+  });
+
+  it('keeps the VNodes before the open paragraph while prose streams', () => {
+    const md = createMarkdownRenderer();
+    const first = md.render('intro\n\n```js\nx\n```\n\nSome');
+    const second = md.render('intro\n\n```js\nx\n```\n\nSome words');
+    expect(second.length).toBe(first.length);
+    expect(second.slice(0, -1)).toEqual(first.slice(0, -1));
+    second.slice(0, -1).forEach((node, i) => expect(node).toBe(first[i]));
+    expect(describeTree(second)).toEqual(renderWhole('intro\n\n```js\nx\n```\n\nSome words'));
   });
 });

@@ -19,6 +19,12 @@ export const TRICKY_SAMPLES: readonly string[] = [
   'tabs\n\n-\tone\n\n\t- two\n\n\tcode-ish\n\n\ntrailing   \n  \n\nspaces',
   'text\n\n    ```\n    not a fence at top level\n\n    ```\n\nmore',
   '```\nnever closed\n\nstill streaming\n\n- not a list',
+  // Prose streamed into an open paragraph, with what looks like prose until a later character.
+  'Plain prose then www.example.com and WWW.Example.org, mail user@host.com: ok.\n\nNext: 1. not a list, 2) neither - and (parens) "quotes" it\'s fine! Right?\n\nUrl http://x.y/z and a/b path.',
+  'Words\n\n1. a list after prose\n\nProse again, then *em* and `code` and ~~del~~ and [link](https://a.b) and <b>html</b> &amp; an entity.',
+  'Prose line one  \nhard break after two spaces\n\nSetext candidate\n===\n\nTable candidate | a\n--- | ---\n\nLast words',
+  'Caf\u00e9 na\u00efve \u65e5\u672c\u8a9e text 42 and \u00b2.\n\nA footnote[^1] here.\n\n[^1]: The note.\n\nAfter the note, prose!\n\n- item\n\nunindented prose after a list',
+  '> quote\n\nProse after a quote\n\n```\nfence\n\nProse inside an open fence',
 ];
 
 const PARTS: readonly ((r: () => number) => string)[] = [
@@ -38,6 +44,7 @@ const PARTS: readonly ((r: () => number) => string)[] = [
   () => '\tcode?',
   () => '1) paren list',
   () => '* star list\n\n+ plus list',
+  (r) => `Prose ${Math.floor(r() * 100)}: words, more words; www.site.org (see) "quoted" it's fine! user@example.com 1. 2) and a/b.`,
 ];
 
 const SEPARATORS: readonly string[] = ['\n', '\n\n', '\n\n\n', '\r\n\r\n', ' \n\n', '\n  \n', '\r\r'];
