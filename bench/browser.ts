@@ -86,6 +86,7 @@ const OBSERVER_SCRIPT = `(() => {
   const longTasks = [];
   window.__bench = { records, longTasks, pill: false };
   let target = null;
+  let md = null;
   let last = -1;
   // The pill is looked for in added elements only: a query over the whole shadow root on every
   // mutation cost about 0.06 ms per delta, which the main-thread figure would charge the toolbar.
@@ -96,12 +97,14 @@ const OBSERVER_SCRIPT = `(() => {
     if (!target || !target.isConnected) {
       const busy = root.querySelectorAll('.ab-msg-assistant[aria-busy="true"]');
       target = busy[busy.length - 1] || null;
+      md = null;
     }
     if (!window.__bench.pill) {
       for (const m of mutations) for (const node of m.addedNodes) if (isPill(node)) window.__bench.pill = true;
     }
     if (!target) return;
-    const md = target.querySelector('.ab-md');
+    // The text's element is looked up once it exists, not at every mutation (bench work, not the toolbar's).
+    if (!md || !md.isConnected) md = target.querySelector('.ab-md');
     const length = md ? md.textContent.length : 0;
     if (length !== last) {
       last = length;
