@@ -29,10 +29,15 @@ export function browserSection(main: BrowserResult, compare: BrowserResult | nul
   notes.push(
     `The browser's share: after the stream, a page script makes the same ${main.deltas} text changes at the same pace to a new paragraph at the end of the streamed message (the list follows them), with no socket, store or render; its main-thread time per change is what this Chromium costs for the text alone. The difference (${(main.mainThreadMsPerDelta - main.floorMsPerDelta).toFixed(2)} ms here) is the toolbar's own work per delta: the frame, its validation, the patch, the store and the render.`,
   );
+  if (main.passes && main.passes.length > 1) {
+    notes.push(
+      `The ${main.historyMessages}-message figures are the pass with the median main-thread time of ${main.passes.length} (${main.passes.map((ms) => ms.toFixed(2)).join(', ')} ms per delta, in run order): one run varies by ±0.3 ms on a shared machine.`,
+    );
+  }
   const other3 = (r: BrowserFigures) => r.mainThreadMsPerDelta - r.scriptMsPerDelta - r.layoutMsPerDelta - r.styleMsPerDelta;
   if (judge(main.mainThreadMsPerDelta, thread) === 'MISS') {
     notes.push(
-      `Main-thread MISS: ${main.mainThreadMsPerDelta.toFixed(2)} ms per delta = script ${main.scriptMsPerDelta.toFixed(2)} + layout ${main.layoutMsPerDelta.toFixed(2)} + style ${main.styleMsPerDelta.toFixed(2)} + other (paint, lifecycle, intersection observers) ${other3(main).toFixed(2)}${other ? `; with ${other.historyMessages} messages it is ${other.mainThreadMsPerDelta.toFixed(2)}, so ${main.mainThreadMsPerDelta > other.mainThreadMsPerDelta * 1.5 ? 'the cost grows with the history: work per delta touches every rendered message (layout of the whole list, content-visibility bookkeeping, list diffing)' : 'the cost does not come from the history'}` : ''}. To see where, trace the stream (README, Profiling). The fixes belong in the toolbar (e.g. render a window of the latest messages; never read layout in every render).`,
+      `Main-thread MISS: ${main.mainThreadMsPerDelta.toFixed(2)} ms per delta = script ${main.scriptMsPerDelta.toFixed(2)} + layout ${main.layoutMsPerDelta.toFixed(2)} + style ${main.styleMsPerDelta.toFixed(2)} + other (paint, lifecycle, intersection observers) ${other3(main).toFixed(2)}${other ? `; with ${other.historyMessages} messages it is ${other.mainThreadMsPerDelta.toFixed(2)}, so ${main.mainThreadMsPerDelta > other.mainThreadMsPerDelta * 1.5 ? 'the cost grows with the history: work per delta touches every rendered message (layout of the whole list, content-visibility bookkeeping, list diffing)' : 'the cost does not come from the history'}` : ''}. Of it, the browser's own cost for the same text changes is ${main.floorMsPerDelta.toFixed(2)} and the toolbar's share ${(main.mainThreadMsPerDelta - main.floorMsPerDelta).toFixed(2)}. To see where, trace the stream (README, Profiling).`,
     );
   }
   for (const r of [main, ...(other ? [other] : [])]) {

@@ -60,6 +60,8 @@ export interface BrowserFigures {
    * text changes, at the same pace, to a paragraph in the same list (no socket, store or render).
    */
   floorMsPerDelta: number;
+  /** Main-thread ms per delta of every pass over this history, in run order (one pass: just this one). */
+  passes?: number[];
   /** The list's distance from its end when the reply finished (px). */
   endDistance: number;
   chromium: string;
@@ -142,6 +144,20 @@ const FLOOR_SCRIPT = `(([tag, count, size, intervalMs]) => new Promise((resolve)
     }
   }, intervalMs);
 }))`;
+
+/**
+ * The pass with the median main-thread time, carrying every pass's figure; a skip if any skipped.
+ *
+ * @example pickMedianPass([a, b, c]) // b when a < b < c by mainThreadMsPerDelta, with passes [a, b, c] figures
+ */
+export function pickMedianPass(results: readonly BrowserResult[]): BrowserResult {
+  const skipped = results.find((r) => 'skipped' in r);
+  if (skipped || results.length === 0) return skipped ?? { skipped: 'no pass ran' };
+  const figures = results as readonly BrowserFigures[];
+  const sorted = [...figures].sort((a, b) => a.mainThreadMsPerDelta - b.mainThreadMsPerDelta);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+  return { ...median, passes: figures.map((r) => r.mainThreadMsPerDelta) };
+}
 
 /**
  * @example const result = await measureBrowser({ historyMessages: 2000, deltas: 600, textLength: 50000, deltaSize: 4, paceHz: 100, gateMs: 250 });

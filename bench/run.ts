@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { browserSection } from './browser-section.ts';
-import { measureBrowser } from './browser.ts';
+import { measureBrowser, pickMedianPass, type BrowserResult } from './browser.ts';
 import { FULL, SMOKE, type BenchConfig } from './config.ts';
 import { computePeers, measureRevCost, peersSection } from './peers-section.ts';
 import { measurePersistenceSection, persistenceSection } from './persistence-section.ts';
@@ -148,8 +148,8 @@ async function main(): Promise<void> {
     sections.set('persistence', persistenceSection(await measurePersistenceSection(config)));
   });
   await attempt(['browser'], async () => {
-    const measure = (historyMessages: number) => {
-      progress(`browser, ${historyMessages}-message history`);
+    const measure = (historyMessages: number, pass = '') => {
+      progress(`browser, ${historyMessages}-message history${pass}`);
       return measureBrowser({
         historyMessages,
         deltas: config.browser.deltas,
@@ -159,7 +159,13 @@ async function main(): Promise<void> {
         gateMs: config.gateMs,
       });
     };
-    const main = await measure(config.browser.historyMessages);
+    const passes: BrowserResult[] = [];
+    for (let i = 0; i < config.browser.passes; i++) {
+      const pass = await measure(config.browser.historyMessages, config.browser.passes > 1 ? `, pass ${i + 1} of ${config.browser.passes}` : '');
+      passes.push(pass);
+      if ('skipped' in pass) break;
+    }
+    const main = pickMedianPass(passes);
     const compare = 'skipped' in main || !config.browser.compareHistoryMessages ? null : await measure(config.browser.compareHistoryMessages);
     sections.set('browser', browserSection(main, compare, config.paceHz));
   });
