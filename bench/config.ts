@@ -1,4 +1,4 @@
-/** Sizes of the full run (under 3 minutes on 2 cores) and of `--smoke` (CI, seconds). */
+/** Sizes of the full run (about 4 minutes on 2 cores) and of `--smoke` (CI, seconds). */
 
 export interface BenchConfig {
   smoke: boolean;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (full, under 3 minutes on 2 cores) and `npm run bench -- --smoke` (CI, seconds):
+ * `npm run bench` (full, about 4 minutes on 2 cores) and `npm run bench -- --smoke` (CI, seconds):
  * prints one table per section on stdout and writes the figures as JSON to bench/results/.
  * Options: --smoke, --only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model,markdown, --out=FILE.
  * Targets are printed beside the figures (PASS/MISS), never asserted: the exit code is 0 unless
