@@ -88,6 +88,8 @@ test('shows backend and cli tool calls as cards with their state and result', as
 });
 
 test('asks approval for a toolbar tool: Approve runs it, Reject sends the reason', async ({ toolbar, page }, testInfo) => {
+  // A reply long enough that the list scrolls: after Approve, the list must still follow.
+  await toolbar.ask('help');
   await toolbar.send('read my selection');
   const card = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' });
   await expect(card).toContainText('toolbar');
@@ -100,6 +102,9 @@ test('asks approval for a toolbar tool: Approve runs it, Reject sends the reason
   await expect(card.getByRole('button', { name: 'Approve' })).toBeHidden();
   await expect(toolbar.userMessages.last()).toHaveText('Approved the tool call');
   await expect(toolbar.doneReplies().last()).toContainText('No elements are selected. Press Pick elements');
+  // Clicking Approve is not a scroll: the list followed the result and the reply to their end.
+  await expect.poll(() => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2);
+  await expect(toolbar.panel.getByRole('button', { name: 'Scroll to latest' })).toBeHidden();
 
   await toolbar.send('read my selection again');
   const second = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' }).last();

@@ -55,6 +55,12 @@ test.describe('a long chat from disk', () => {
     const latest = toolbar.panel.getByRole('button', { name: 'Scroll to latest' });
     const distanceFromEnd = () => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
     await expect.poll(distanceFromEnd).toBeLessThan(2);
+    // Groups the chat has moved past are "settled" (skipped whole while off screen); only the
+    // group holding the last message is not.
+    const unsettled = () => toolbar.log.locator('.ab-msg-group:not(.ab-settled)');
+    await expect(unsettled()).toHaveCount(1);
+    await expect(unsettled().getByRole('article').last()).toContainText('Line 1 of reply 399');
+    const wasLast = await articles.last().elementHandle();
 
     for (let turn = 0; turn < 3; turn++) {
       await toolbar.send('long, to scroll');
@@ -71,6 +77,11 @@ test.describe('a long chat from disk', () => {
       await expect.poll(distanceFromEnd).toBeLessThan(2);
       await expect(latest).toBeHidden();
     }
+    // Six more messages: the group of the message that was last is settled now, with the same
+    // element in it (settling does not mount its messages again).
+    expect(await wasLast!.evaluate((el) => el.isConnected && el.closest('.ab-msg-group')!.classList.contains('ab-settled'))).toBe(true);
+    await expect(unsettled()).toHaveCount(1);
+    await expect(unsettled().getByRole('article').last()).toContainText('Step 40 of a long plan');
   });
 
   test('loads earlier messages as the developer scrolls up to them, keeping the view in place', async ({ page }) => {
