@@ -224,8 +224,9 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-empty { margin: auto; padding: 24px; text-align: center; color: var(--muted); max-width: 260px; }
 .ab-empty strong { display: block; color: var(--fg-2); font-size: 14px; margin-bottom: 4px; }
 /* A group of messages the stream has moved past is skipped whole while off screen: one box for the
-   browser to check per frame instead of one per message. */
-.ab-msg-group { display: flex; flex-direction: column; gap: 12px; contain-intrinsic-size: auto var(--ab-group-height, 2880px); }
+   browser to check per frame instead of one per message. Only full groups settle (GROUP_SIZE = 10
+   in MessageList.tsx); before one is laid out it measures 10 placeholders of 60px and 9 gaps. */
+.ab-msg-group { display: flex; flex-direction: column; gap: 12px; contain-intrinsic-size: auto 708px; }
 .ab-msg-group.ab-settled { content-visibility: auto; }
 .ab-msg { content-visibility: auto; contain-intrinsic-size: auto 60px; min-width: 0; }
 .ab-msg-user { align-self: flex-end; max-width: 88%; display: flex; flex-direction: column; align-items: flex-end; gap: 6px; }

@@ -66,11 +66,6 @@ function MessageSlot({ id, index, chatId, isLast }: { id: string; index: number;
   return message ? <MessageView message={message} chatId={chatId} isLast={isLast} /> : null;
 }
 
-/** What a group's messages measure before the browser has laid them out: 60px and a 12px gap each. */
-function estimateGroupHeight(count: number): string {
-  return `${count * 72 - 12}px`;
-}
-
 /**
  * A group is a box of its own. Once the chat has moved past it (the last message is in a later
  * group), it is "settled": while off screen the browser skips it whole, one box to check per
@@ -83,7 +78,7 @@ const MessageGroup = memo(function MessageGroup({ ids, start, end, chatId }: Gro
   }
   const settled = end < ids.length;
   return (
-    <div class={settled ? 'ab-msg-group ab-settled' : 'ab-msg-group'} style={{ '--ab-group-height': estimateGroupHeight(end - start) }}>
+    <div class={settled ? 'ab-msg-group ab-settled' : 'ab-msg-group'}>
       {slots}
     </div>
   );
