@@ -115,7 +115,7 @@ function WorkingIndicator() {
 /**
  * The active chat's messages. Follows new content while the developer is at the end, and stops
  * following once they scroll up (a button brings them back). Only the developer's own scrolling
- * (wheel, touch, keys, the scrollbar, moving focus) detaches it: the browser also moves scrollTop
+ * (wheel, touch, keys, the scrollbar) detaches it: the browser also moves scrollTop
  * by itself (late layout under content-visibility, scroll anchoring, the composer or a notice
  * changing the list's height), and taking that for the user stopped the list following the stream.
  * A long chat renders only its latest messages (WINDOW) until the user scrolls up to earlier ones.
@@ -279,8 +279,11 @@ export function MessageList() {
         onScroll={onScroll}
         onWheel={noteUserScroll}
         onTouchMove={noteUserScroll}
-        onPointerDown={noteUserScroll}
-        onFocusIn={noteUserScroll}
+        // Only a press on the log itself (its scrollbar) scrolls. A click on a button in a message,
+        // and the focus it moves, do not: the stream must keep following after Approve.
+        onPointerDown={(e) => {
+          if (e.target === e.currentTarget) noteUserScroll();
+        }}
         onKeyDown={(e) => {
           if (SCROLL_KEYS.has(e.key)) noteUserScroll();
         }}

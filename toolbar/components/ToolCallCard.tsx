@@ -147,7 +147,7 @@ export const ToolCallCard = memo(function ToolCallCard({ part, chatId }: { part:
         <summary>Input</summary>
         <JsonView value={part.input} label={`Input of ${part.toolName}`} />
       </details>
-      {awaiting ? <Approval chatId={chatId} part={part} onAnswered={() => card.current?.focus()} /> : null}
+      {awaiting ? <Approval chatId={chatId} part={part} onAnswered={() => card.current?.focus({ preventScroll: true })} /> : null}
     </div>
   );
 });
