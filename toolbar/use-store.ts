@@ -4,6 +4,8 @@
  */
 import { useLayoutEffect, useReducer, useRef } from 'preact/hooks';
 import type { StoreApi } from 'zustand/vanilla';
+import type { Message } from '../shared/schemas.ts';
+import type { MessageHub } from './message-hub.ts';
 
 /**
  * @example
@@ -26,6 +28,29 @@ export function useStore<S, T>(store: StoreApi<S>, selector: (state: S) => T, eq
   }, [store]);
 
   return selected;
+}
+
+/**
+ * The message at `index` with id `id` (null when another is there), re-rendering only when that
+ * message is replaced.
+ *
+ * @example
+ * const message = useMessageAt(hub, 3, 'm4');
+ */
+export function useMessageAt(hub: MessageHub, index: number, id: string): Message | null {
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const message = hub.read(index, id);
+  const shown = useRef(message);
+  shown.current = message;
+
+  useLayoutEffect(() => {
+    const stop = hub.watch(index, id, () => rerender(0));
+    // The message may have changed between this render and the watch.
+    if (hub.read(index, id) !== shown.current) rerender(0);
+    return stop;
+  }, [hub, index, id]);
+
+  return message;
 }
 
 /** Equality for selectors returning small objects or arrays: same keys, `Object.is` values. */

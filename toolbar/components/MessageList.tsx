@@ -1,11 +1,13 @@
 import type { VNode } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { useToolbar } from '../context.ts';
+import { useServices, useToolbar } from '../context.ts';
+import { createMessageHub, type MessageHub } from '../message-hub.ts';
 import { countAwaitingApproval, createMessageIdsSelector, selectActiveChatId, selectMessages } from '../selectors.ts';
 import { ArrowDownIcon } from './icons.tsx';
 import { memo } from './memo.ts';
 import { MessageView } from './MessageView.tsx';
 import { formatCount } from '../formatters.ts';
+import { useMessageAt } from '../use-store.ts';
 
 /** Keys that scroll the log when it (or something in it) has focus. */
 const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ', 'Tab']);
@@ -41,11 +43,12 @@ interface GroupProps {
   start: number;
   end: number;
   chatId: string;
+  hub: MessageHub;
 }
 
 /** Same message ids in the same range. */
 function isSameGroup(prev: GroupProps, next: GroupProps): boolean {
-  if (prev.chatId !== next.chatId || prev.start !== next.start || prev.end !== next.end) return false;
+  if (prev.chatId !== next.chatId || prev.hub !== next.hub || prev.start !== next.start || prev.end !== next.end) return false;
   // The group that held the last message must render again when it no longer does (isLast).
   if ((prev.end === prev.ids.length) !== (next.end === next.ids.length)) return false;
   if (prev.ids === next.ids) return true;
@@ -54,14 +57,11 @@ function isSameGroup(prev: GroupProps, next: GroupProps): boolean {
 }
 
 /**
- * One message, subscribed to by its index: a streamed delta replaces one message, and only its
- * slot renders again, not the list, its groups or its other messages.
+ * One message, watched by its index: a streamed delta replaces one message, and only its slot
+ * renders again, not the list, its groups or its other messages.
  */
-function MessageSlot({ id, index, chatId, isLast }: { id: string; index: number; chatId: string; isLast: boolean }) {
-  const message = useToolbar((s) => {
-    const m = selectMessages(s)[index];
-    return m !== undefined && m.id === id ? m : null;
-  });
+function MessageSlot({ id, index, chatId, isLast, hub }: { id: string; index: number; chatId: string; isLast: boolean; hub: MessageHub }) {
+  const message = useMessageAt(hub, index, id);
   // Only the chat's last message knows it is last (it offers Regenerate).
   return message ? <MessageView message={message} chatId={chatId} isLast={isLast} /> : null;
 }
@@ -71,10 +71,10 @@ function MessageSlot({ id, index, chatId, isLast }: { id: string; index: number;
  * group), it is "settled": while off screen the browser skips it whole, one box to check per
  * frame of a stream instead of one per message (styles: .ab-msg-group.ab-settled).
  */
-const MessageGroup = memo(function MessageGroup({ ids, start, end, chatId }: GroupProps) {
+const MessageGroup = memo(function MessageGroup({ ids, start, end, chatId, hub }: GroupProps) {
   const slots: VNode[] = [];
   for (let i = start; i < end; i++) {
-    slots.push(<MessageSlot key={ids[i]} id={ids[i]!} index={i} chatId={chatId} isLast={i === ids.length - 1} />);
+    slots.push(<MessageSlot key={ids[i]} id={ids[i]!} index={i} chatId={chatId} isLast={i === ids.length - 1} hub={hub} />);
   }
   const settled = end < ids.length;
   return (
@@ -84,11 +84,11 @@ const MessageGroup = memo(function MessageGroup({ ids, start, end, chatId }: Gro
   );
 }, isSameGroup);
 
-function renderGroups(ids: readonly string[], chatId: string, first: number): VNode[] {
+function renderGroups(ids: readonly string[], chatId: string, first: number, hub: MessageHub): VNode[] {
   const groups: VNode[] = [];
   for (let start = first; start < ids.length; start += GROUP_SIZE) {
     const end = Math.min(start + GROUP_SIZE, ids.length);
-    groups.push(<MessageGroup key={start} ids={ids} start={start} end={end} chatId={chatId} />);
+    groups.push(<MessageGroup key={start} ids={ids} start={start} end={end} chatId={chatId} hub={hub} />);
   }
   return groups;
 }
@@ -123,6 +123,9 @@ function WorkingIndicator() {
 export function MessageList() {
   // Ids, not messages: a streamed delta changes a message, not the list (MessageSlot renders it).
   const selectIds = useMemo(createMessageIdsSelector, []);
+  const { store } = useServices();
+  // One store subscription for all message slots (message-hub.ts).
+  const hub = useMemo(() => createMessageHub(store, selectMessages), [store]);
   const ids = useToolbar(selectIds);
   const chatId = useToolbar(selectActiveChatId);
   const hasChats = useToolbar((s) => Object.keys(s.sync.state?.chats ?? {}).length > 0);
@@ -300,7 +303,7 @@ export function MessageList() {
               Ask the agent about this page. Pick elements to show it what you mean.
             </div>
           ) : (
-            renderGroups(ids, chatId ?? '', first)
+            renderGroups(ids, chatId ?? '', first, hub)
           )}
           <WorkingIndicator />
         </div>
