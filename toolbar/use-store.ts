@@ -1,6 +1,7 @@
 /**
- * A Preact hook over a zustand vanilla store: the component re-renders only when its selected
- * slice changes (by `Object.is`, or the `equals` given), which keeps streaming re-renders local.
+ * Preact hooks over a zustand vanilla store and the message hub (message-hub.ts): the component
+ * re-renders only when its selected slice changes (by `Object.is`, or the `equals` given), which
+ * keeps streaming re-renders local.
  */
 import { useLayoutEffect, useReducer, useRef } from 'preact/hooks';
 import type { StoreApi } from 'zustand/vanilla';
@@ -8,26 +9,40 @@ import type { Message } from '../shared/schemas.ts';
 import type { MessageHub } from './message-hub.ts';
 
 /**
+ * The value `read` returns, re-rendering when it changes (by `equals`) after `subscribe` reports a
+ * change. `read` and `equals` are the latest render's; `subscribe` is the one of the render in
+ * which `key` last changed.
+ */
+function useSubscribed<T>(
+  read: () => T,
+  subscribe: (onChange: () => void) => () => void,
+  equals: (a: T, b: T) => boolean,
+  key: readonly unknown[],
+): T {
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const value = read();
+  const latest = useRef({ read, equals, value });
+  latest.current = { read, equals, value };
+
+  useLayoutEffect(() => {
+    const check = () => {
+      const { read: get, equals: same, value: shown } = latest.current;
+      if (!same(shown, get())) rerender(0);
+    };
+    // The source may have changed between this render and the subscription.
+    check();
+    return subscribe(check);
+  }, key);
+
+  return value;
+}
+
+/**
  * @example
  * const draft = useStore(store, (s) => s.draft);
  */
 export function useStore<S, T>(store: StoreApi<S>, selector: (state: S) => T, equals: (a: T, b: T) => boolean = Object.is): T {
-  const [, rerender] = useReducer((n: number) => n + 1, 0);
-  const selected = selector(store.getState());
-  const latest = useRef({ selector, equals, selected });
-  latest.current = { selector, equals, selected };
-
-  useLayoutEffect(() => {
-    const check = () => {
-      const { selector: select, equals: same, selected: shown } = latest.current;
-      if (!same(shown, select(store.getState()))) rerender(0);
-    };
-    // The store may have changed between this render and the subscription.
-    check();
-    return store.subscribe(check);
-  }, [store]);
-
-  return selected;
+  return useSubscribed(() => selector(store.getState()), store.subscribe, equals, [store]);
 }
 
 /**
@@ -38,19 +53,7 @@ export function useStore<S, T>(store: StoreApi<S>, selector: (state: S) => T, eq
  * const message = useMessageAt(hub, 3, 'm4');
  */
 export function useMessageAt(hub: MessageHub, index: number, id: string): Message | null {
-  const [, rerender] = useReducer((n: number) => n + 1, 0);
-  const message = hub.read(index, id);
-  const shown = useRef(message);
-  shown.current = message;
-
-  useLayoutEffect(() => {
-    const stop = hub.watch(index, id, () => rerender(0));
-    // The message may have changed between this render and the watch.
-    if (hub.read(index, id) !== shown.current) rerender(0);
-    return stop;
-  }, [hub, index, id]);
-
-  return message;
+  return useSubscribed(() => hub.read(index, id), (onChange) => hub.watch(index, id, onChange), Object.is, [hub, index, id]);
 }
 
 /** Equality for selectors returning small objects or arrays: same keys, `Object.is` values. */
