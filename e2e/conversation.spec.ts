@@ -32,6 +32,55 @@ test('renders streamed markdown with a code block, once', async ({ toolbar, page
   await snap(page, testInfo, 'markdown-reply');
 });
 
+test('spaces every kind of block across the settled boundary as in one list of blocks', async ({ toolbar }) => {
+  await toolbar.send('show me markdown');
+  const md = toolbar.doneReplies().last().locator('.ab-md').first();
+  // Builds each pair of block kinds on both sides of the settled element (and the same blocks as
+  // plain siblings) next to a real reply, under the toolbar's stylesheet, and compares the layouts.
+  const mismatches = await md.evaluate((real) => {
+    const kinds: Record<string, string> = {
+      p: '<p>para</p>',
+      h2: '<h2>Head</h2>',
+      ul: '<ul><li>item</li></ul>',
+      quote: '<blockquote><p>quote</p></blockquote>',
+      hr: '<hr>',
+      code: '<div class="ab-code"><pre><code>x = 1</code></pre></div>',
+      note: '<div class="ab-footnote"><span class="ab-footnote-num">1</span><div class="ab-footnote-body"><p>note</p></div></div>',
+    };
+    const build = (settled: string, tail: string) => {
+      const el = document.createElement('div');
+      el.className = 'ab-md';
+      el.innerHTML = (settled ? `<div class="ab-md-settled">${settled}</div>` : '') + tail;
+      real.after(el);
+      return el;
+    };
+    const layout = (root: Element) => {
+      const top = root.getBoundingClientRect().top;
+      const blocks = [...root.children].flatMap((c) => (c.classList.contains('ab-md-settled') ? [...c.children] : [c]));
+      return JSON.stringify([root.getBoundingClientRect().height, ...blocks.map((b) => [b.getBoundingClientRect().top - top, getComputedStyle(b).borderTopWidth])]);
+    };
+    const out: string[] = [];
+    for (const [a, first] of Object.entries(kinds)) {
+      for (const [b, second] of Object.entries(kinds)) {
+        const cases: [string, string, string][] = [
+          [`${a} | ${b} (between others)`, kinds.p + first, second + kinds.p],
+          [`${a} | ${b} (first and last)`, first, second],
+          [`${a} ${b} | (nothing open)`, first + second, ''],
+        ];
+        for (const [name, settled, tail] of cases) {
+          const wrapped = build(settled, tail);
+          const flat = build('', settled + tail);
+          if (layout(wrapped) !== layout(flat)) out.push(`${name}: ${layout(wrapped)} against ${layout(flat)}`);
+          wrapped.remove();
+          flat.remove();
+        }
+      }
+    }
+    return out;
+  });
+  expect(mismatches).toEqual([]);
+});
+
 test('shows reasoning collapsed, and expands it on click', async ({ toolbar, page }, testInfo) => {
   await toolbar.send('think first');
   const reply = toolbar.doneReplies().last();
@@ -147,6 +196,58 @@ test.describe('while a long reply streams', () => {
     await expect(toolbar.stopButton).toBeHidden();
     await expect(stopped).not.toContainText('Step 40 of a long plan');
     await snap(page, testInfo, 'long-stopped');
+  });
+
+  test('keeps the settled blocks of a streaming reply in one paint layer, laid out as without it', async ({ toolbar }) => {
+    await toolbar.send('show me markdown');
+    const md = toolbar.log.getByRole('article').last().locator('.ab-md').first();
+    await expect(md.locator('.ab-md-settled')).toHaveCount(1);
+    // In the page, at one moment of the stream: the settled element, and the reply's layout with
+    // it and without it (a copy with its blocks put back as the reply's own children).
+    const probe = (el: Element) => {
+      const w = window as unknown as { seenSettled?: Element; seenFirst?: Element };
+      const settled = el.querySelector(':scope > .ab-md-settled')!;
+      const blocks = (root: Element) => [...root.children].flatMap((c) => (c.classList.contains('ab-md-settled') ? [...c.children] : [c]));
+      const layout = (root: Element) => {
+        const top = root.getBoundingClientRect().top;
+        return {
+          height: root.getBoundingClientRect().height,
+          tops: blocks(root).map((b) => b.getBoundingClientRect().top - top),
+          rules: blocks(root).map((b) => getComputedStyle(b).borderTopWidth),
+        };
+      };
+      const flat = el.cloneNode(true) as Element;
+      const copy = flat.querySelector(':scope > .ab-md-settled')!;
+      copy.replaceWith(...copy.childNodes);
+      el.after(flat);
+      try {
+        return {
+          busy: el.closest('[aria-busy="true"]') !== null,
+          settled: settled.children.length,
+          sameElement: (w.seenSettled ??= settled) === settled,
+          sameFirstBlock: (w.seenFirst ??= settled.firstElementChild!) === settled.firstElementChild,
+          isolation: getComputedStyle(settled).isolation,
+          wrapped: layout(el),
+          flat: layout(flat),
+        };
+      } finally {
+        flat.remove();
+      }
+    };
+    const counts = new Set<number>();
+    for (let i = 0; i < 300; i++) {
+      const sample = await md.evaluate(probe);
+      expect(sample.isolation).toBe('isolate');
+      // Streaming reuses the element and the blocks in it: appended to, never built again.
+      expect(sample.sameElement && sample.sameFirstBlock).toBe(true);
+      expect(sample.wrapped, `with ${sample.settled} settled blocks`).toEqual(sample.flat);
+      counts.add(sample.settled);
+      if (!sample.busy) break;
+    }
+    await expect(toolbar.doneReplies().last().locator('.ab-footnote')).toBeVisible();
+    // Seen with the paragraph, the code block and the list settled in turn (the last two blocks
+    // stay open: the quote and the footnote).
+    expect([...counts].sort((a, b) => a - b)).toEqual([1, 2, 3]);
   });
 });
 

@@ -71,6 +71,31 @@ describe('createMarkdownRenderer', () => {
   });
 });
 
+describe('createMarkdownRenderer.renderParts', () => {
+  it('keeps one settled array that only grows while the text is appended to', () => {
+    const md = createMarkdownRenderer();
+    const first = md.renderParts('# Title\n\nfirst paragraph\n\nsecond');
+    // The last two blocks stay open: the next one may still change the one before it.
+    expect(first.settled.length).toBe(1);
+    const streamed = md.renderParts('# Title\n\nfirst paragraph\n\nsecond, longer');
+    expect(streamed.settled).toBe(first.settled);
+    expect(streamed.settled.length).toBe(1);
+    const text = '# Title\n\nfirst paragraph\n\nsecond, longer\n\n- a list';
+    const more = md.renderParts(text);
+    expect(more.settled).toBe(first.settled);
+    expect(more.settled.length).toBe(2);
+    expect(describeTree([...more.settled, ...more.tail])).toEqual(renderWhole(text));
+  });
+
+  it('starts a new settled array when the text is edited', () => {
+    const md = createMarkdownRenderer();
+    const before = md.renderParts('one\n\ntwo\n\nthree');
+    const edited = md.renderParts('uno\n\ntwo\n\nthree');
+    expect(edited.settled).not.toBe(before.settled);
+    expect(describeTree([...edited.settled, ...edited.tail])).toEqual(renderWhole('uno\n\ntwo\n\nthree'));
+  });
+});
+
 describe('createMarkdownRenderer on prose', () => {
   it('does not lex again while prose is appended to an open paragraph of prose', () => {
     const lex = vi.spyOn(Lexer.prototype, 'lex');

@@ -11,8 +11,21 @@ import { splitSettled } from './lex-markdown.ts';
 import { extendsProse, openProse, proseParagraph } from './plain-append.ts';
 import { renderTokens } from './render-tokens.tsx';
 
+/** A render split where the text stops changing: what has settled, and the open tail after it. */
+export interface MarkdownParts {
+  /**
+   * The settled blocks' VNodes. The same array, only ever appended to, while the text grows; a new
+   * one when the text is edited. Its length tells when it grew.
+   */
+  settled: readonly VNode[];
+  /** The open tail's VNodes (new whenever the tail changed). */
+  tail: VNode[];
+}
+
 export interface MarkdownRenderer {
-  /** VNodes for `text`; cheap when `text` extends the text of the previous call. */
+  /** `text` in two parts (see MarkdownParts); cheap when `text` extends the text of the previous call. */
+  renderParts(text: string): MarkdownParts;
+  /** The same as one list: `[...settled, ...tail]`. */
   render(text: string): VNode[];
 }
 
@@ -24,6 +37,7 @@ export interface MarkdownRenderer {
  * const md = createMarkdownRenderer();
  * md.render('# Title\n\nfirst par'); // lexes it all
  * md.render('# Title\n\nfirst paragraph\n\n'); // lexes from 'first paragraph' on
+ * md.renderParts('# Title\n\nfirst paragraph\n\nmore').settled.length; // 2: the title and the first paragraph
  */
 export function createMarkdownRenderer(): MarkdownRenderer {
   /** Source of the settled tokens: always a prefix of the last text rendered. */
@@ -36,41 +50,47 @@ export function createMarkdownRenderer(): MarkdownRenderer {
   let last = '';
   let prose: { text: string; key: number; before: VNode[] } | null = null;
 
+  const renderParts = (text: string): MarkdownParts => {
+    if (prose !== null && text.length > last.length && text.slice(0, last.length) === last) {
+      const more = text.slice(last.length);
+      if (extendsProse(prose.text, more)) {
+        last = text;
+        prose.text += more;
+        return { settled: settledNodes, tail: prose.before.concat(renderTokens([proseParagraph(prose.text)], prose.key, { footnotes: footnotes.copy() })) };
+      }
+    }
+    last = text;
+    prose = null;
+    // Anything but an append (an edit, another text) starts over. Compared as a slice, not with
+    // startsWith: V8's startsWith walks long strings char by char (1.4 s over a 50,000-character
+    // reply in 4-character deltas, against 5 ms for the slice's equality).
+    if (text.length < settledSource.length || text.slice(0, settledSource.length) !== settledSource) {
+      settledSource = '';
+      settledNodes = [];
+      settledTokens = 0;
+      footnotes = createFootnoteNumbers();
+    }
+    const split = splitSettled(settledSource.length === 0 ? text : text.slice(settledSource.length));
+    if (split.settled.length > 0) {
+      for (const node of renderTokens(split.settled, settledTokens, { footnotes })) settledNodes.push(node);
+      settledTokens += split.settled.length;
+      settledSource = text.slice(0, settledSource.length + split.settledLength);
+    }
+    const open = openProse(split.tail);
+    if (open === null) return { settled: settledNodes, tail: renderTokens(split.tail, settledTokens, { footnotes: footnotes.copy() }) };
+    // Rendered in two parts that equal one render of the tail (keys count on, numbering is
+    // shared), so that the next appends of prose reuse the first part.
+    const numbering = footnotes.copy();
+    const key = settledTokens + split.tail.length - 1;
+    prose = { text: open, key, before: renderTokens(split.tail.slice(0, -1), settledTokens, { footnotes: numbering }) };
+    return { settled: settledNodes, tail: prose.before.concat(renderTokens(split.tail.slice(-1), key, { footnotes: numbering })) };
+  };
+
   return {
+    renderParts,
     render(text) {
-      if (prose !== null && text.length > last.length && text.slice(0, last.length) === last) {
-        const more = text.slice(last.length);
-        if (extendsProse(prose.text, more)) {
-          last = text;
-          prose.text += more;
-          return settledNodes.concat(prose.before, renderTokens([proseParagraph(prose.text)], prose.key, { footnotes: footnotes.copy() }));
-        }
-      }
-      last = text;
-      prose = null;
-      // Anything but an append (an edit, another text) starts over. Compared as a slice, not with
-      // startsWith: V8's startsWith walks long strings char by char (1.4 s over a 50,000-character
-      // reply in 4-character deltas, against 5 ms for the slice's equality).
-      if (text.length < settledSource.length || text.slice(0, settledSource.length) !== settledSource) {
-        settledSource = '';
-        settledNodes = [];
-        settledTokens = 0;
-        footnotes = createFootnoteNumbers();
-      }
-      const split = splitSettled(settledSource.length === 0 ? text : text.slice(settledSource.length));
-      if (split.settled.length > 0) {
-        for (const node of renderTokens(split.settled, settledTokens, { footnotes })) settledNodes.push(node);
-        settledTokens += split.settled.length;
-        settledSource = text.slice(0, settledSource.length + split.settledLength);
-      }
-      const open = openProse(split.tail);
-      if (open === null) return settledNodes.concat(renderTokens(split.tail, settledTokens, { footnotes: footnotes.copy() }));
-      // Rendered in two parts that equal one render of the tail (keys count on, numbering is
-      // shared), so that the next appends of prose reuse the first part.
-      const numbering = footnotes.copy();
-      const key = settledTokens + split.tail.length - 1;
-      prose = { text: open, key, before: renderTokens(split.tail.slice(0, -1), settledTokens, { footnotes: numbering }) };
-      return settledNodes.concat(prose.before, renderTokens(split.tail.slice(-1), key, { footnotes: numbering }));
+      const { settled, tail } = renderParts(text);
+      return settled.concat(tail);
     },
   };
 }
