@@ -233,7 +233,7 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
     const before = await readMetrics();
     // BENCH_TRACE=FILE writes a Chromium trace of the long-history stream (open it in chrome://tracing or Perfetto).
     const tracing = process.env.BENCH_TRACE && opts.historyMessages >= 1000;
-    if (tracing) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+    if (tracing) await browser.startTracing(page, { categories: (process.env.BENCH_TRACE_CATS ?? 'devtools.timeline,disabled-by-default-devtools.timeline').split(',') });
     // BENCH_JS_PROF=FILE writes a V8 CPU profile of the page during the long-history stream.
     if (process.env.BENCH_JS_PROF && opts.historyMessages >= 1000) {
       await cdp.send('Profiler.enable');
