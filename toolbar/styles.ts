@@ -114,7 +114,8 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-resize:hover, .ab-resize:focus-visible { opacity: 1; }
 
 /* The panel's chrome in paint layers of its own: a frame of streaming repaints the message list,
-   and the browser reuses these whole instead of walking them again (-0.07 ms per delta measured). */
+   and the browser reuses these whole instead of walking them again (about 0.07 ms less per
+   streamed change, measured with a page script making the changes). */
 .ab-header, .ab-chats, .ab-composer { isolation: isolate; }
 .ab-header {
   display: flex; align-items: center; gap: 6px;
@@ -331,11 +332,11 @@ export const TOOLBAR_CSS = /* css */ `
 }
 .ab-fnref button:hover { text-decoration: underline; }
 .ab-footnote { display: flex; gap: 6px; font-size: 12px; color: var(--fg-2); border-radius: 6px; margin: 0 0 4px; }
-/* The first footnote gets a rule above it, wherever the block before it is (settled or not). The
-   :has() rule stands alone: a browser without :has() drops only that rule, not the others. */
+/* The first footnote gets a rule above it, wherever the block before it is (settled or not). :has()
+   sits in a forgiving :is(): a browser without :has() skips that selector, not the whole rule. */
 .ab-md > :not(.ab-footnote, .ab-md-settled) + .ab-footnote,
-.ab-md-settled > :not(.ab-footnote) + .ab-footnote { border-top: 1px solid var(--line); padding-top: 8px; margin-top: 10px; }
-.ab-md-settled:not(:has(> .ab-footnote:last-child)) + .ab-footnote { border-top: 1px solid var(--line); padding-top: 8px; margin-top: 10px; }
+.ab-md-settled > :not(.ab-footnote) + .ab-footnote,
+:is(.ab-md-settled:not(:has(> .ab-footnote:last-child))) + .ab-footnote { border-top: 1px solid var(--line); padding-top: 8px; margin-top: 10px; }
 .ab-footnote:focus { outline: none; background: var(--accent-bg); }
 .ab-footnote-num { flex: none; color: var(--muted); }
 .ab-footnote-body { min-width: 0; }
