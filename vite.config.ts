@@ -68,7 +68,7 @@ export default defineConfig({
   },
   test: {
     environment: 'node',
-    include: ['docs/**/*.test.ts', 'test-support/**/*.test.ts', 'shared/**/*.test.{ts,tsx}', 'server/**/*.test.{ts,tsx}', 'toolbar/**/*.test.{ts,tsx}'],
+    include: ['bench/**/*.test.ts', 'docs/**/*.test.ts', 'test-support/**/*.test.ts', 'shared/**/*.test.{ts,tsx}', 'server/**/*.test.{ts,tsx}', 'toolbar/**/*.test.{ts,tsx}'],
     exclude: ['e2e/**', 'node_modules/**', 'dist/**', 'lib/**', 'test-support/package-install.test.ts'],
   },
 });

@@ -10,6 +10,7 @@ import { createSyncClient, type SyncClient } from '../shared/sync-client.ts';
 import type { State } from '../shared/schemas.ts';
 import { createWebSocketConnector, type ConnectTransport, type WebSocketConstructor } from '../shared/transport.ts';
 import { nowMs, sleep } from './clock.ts';
+import { createFrameSizer } from './frame-sizer.ts';
 
 export interface Meter {
   /** TCP bytes read from the server on the current socket (including the HTTP 101 answer). */
@@ -18,6 +19,11 @@ export interface Meter {
   frames: number;
   /** Uncompressed payload bytes of those messages. */
   payloadBytes: number;
+  /**
+   * Wire bytes of those messages (frame headers and payload as sent, see frame-sizer.ts): unlike
+   * `bytesRead()`, never counts a message that was read but not yet delivered.
+   */
+  messageBytes: number;
   /** When TCP data arrived (clock.ts ms), since the last `follow()`; bounded. */
   dataTimes: number[];
   /** TCP bytes read when the current socket opened: the HTTP 101 answer. */
@@ -40,7 +46,8 @@ export interface Track {
   /** TCP bytes read (current socket) when each delta was applied. */
   bytesAt: Float64Array;
   /** Meter values when the last delta was applied. */
-  doneBytes: number;
+  /** Wire bytes of the messages delivered (meter.messageBytes) when the last delta was applied. */
+  doneMessageBytes: number;
   doneFrames: number;
   donePayload: number;
 }
@@ -93,6 +100,7 @@ export function connectBenchClient(options: BenchClientOptions): BenchClient {
     bytesRead: () => socket?.bytesRead ?? 0,
     frames: 0,
     payloadBytes: 0,
+    messageBytes: 0,
     dataTimes: [],
     openBytes: 0,
     resumed: null,
@@ -107,11 +115,18 @@ export function connectBenchClient(options: BenchClientOptions): BenchClient {
       socket = null;
       meter.frames = 0;
       meter.payloadBytes = 0;
+      meter.messageBytes = 0;
       meter.sockets++;
+      /** Wire sizes of messages read off the socket and not yet delivered, oldest first. */
+      const arrived: number[] = [];
+      const sizer = createFrameSizer((bytes) => arrived.push(bytes));
       this.on('upgrade', (res) => {
         socket = res.socket as Socket;
-        socket.on('data', () => {
+        // Attached before ws's own reader (it takes the socket after this event), so a message's
+        // bytes are sized before it is delivered.
+        socket.on('data', (chunk: Buffer) => {
           if (meter.dataTimes.length < MAX_DATA_TIMES) meter.dataTimes.push(nowMs());
+          sizer(chunk);
         });
       });
       this.on('open', () => {
@@ -120,6 +135,7 @@ export function connectBenchClient(options: BenchClientOptions): BenchClient {
       this.on('message', (data: Buffer) => {
         meter.frames++;
         meter.payloadBytes += data.length;
+        meter.messageBytes += arrived.shift() ?? 0;
         if (meter.frames === 1 && data.length < 300) {
           try {
             const frame = JSON.parse(data.toString()) as { type?: string; resumed?: boolean };
@@ -175,7 +191,7 @@ export function connectBenchClient(options: BenchClientOptions): BenchClient {
         messageIndex: -1,
         length: 0,
         next: 0,
-        doneBytes: 0,
+        doneMessageBytes: 0,
         doneFrames: 0,
         donePayload: 0,
       };
@@ -221,7 +237,7 @@ export function connectBenchClient(options: BenchClientOptions): BenchClient {
       track.applied[track.next++] = now;
     }
     if (track.next === track.ends.length) {
-      track.doneBytes = meter.bytesRead();
+      track.doneMessageBytes = meter.messageBytes;
       track.doneFrames = meter.frames;
       track.donePayload = meter.payloadBytes;
     }

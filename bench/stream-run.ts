@@ -58,7 +58,7 @@ export async function runStream(server: BenchServer, clients: readonly BenchClie
   await waitUntil(() => tracks.every((t) => t.next >= 1), 10_000, 'delta 0 in every client');
   // Inside the quiet gate after delta 0: nothing is in flight, so the counters are exact.
   await sleep(plan.gateMs / 2);
-  const starts = clients.map((c) => ({ bytes: c.meter.bytesRead(), frames: c.meter.frames, payload: c.meter.payloadBytes }));
+  const starts = clients.map((c) => ({ bytes: c.meter.messageBytes, frames: c.meter.frames, payload: c.meter.payloadBytes }));
   await waitUntil(() => tracks.every((t) => t.next === t.ends.length), timeoutMs, 'the whole reply in every client');
   await waitUntil(() => lead.sync.getSnapshot().state?.run === null, 10_000, 'the end of the run');
   const cpuAfter = await server.cpuMs();
@@ -96,7 +96,9 @@ export async function runStream(server: BenchServer, clients: readonly BenchClie
     windowDeltas: deltas.length - 1,
     windowTextBytes,
     windows: tracks.map((t, i) => ({
-      bytes: t.doneBytes - starts[i]!.bytes,
+      // Counted per message, not per socket read: a busy client has often read the frames after
+      // the last delta (the run's end) by the time it applies it.
+      bytes: t.doneMessageBytes - starts[i]!.bytes,
       frames: t.doneFrames - starts[i]!.frames,
       payloadBytes: t.donePayload - starts[i]!.payload,
     })),

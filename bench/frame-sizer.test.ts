@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { createFrameSizer } from './frame-sizer.ts';
+
+/** One unmasked server frame: FIN, opcode, payload of `length` bytes. */
+function frame(opcode: number, length: number, fin = true): Buffer {
+  const first = (fin ? 0x80 : 0) | opcode;
+  const header =
+    length < 126
+      ? Buffer.from([first, length])
+      : length < 65536
+        ? Buffer.from([first, 126, length >> 8, length & 0xff])
+        : Buffer.concat([Buffer.from([first, 127]), (() => {
+            const ext = Buffer.alloc(8);
+            ext.writeBigUInt64BE(BigInt(length));
+            return ext;
+          })()]);
+  return Buffer.concat([header, Buffer.alloc(length, 0x61)]);
+}
+
+const STREAM = Buffer.concat([
+  frame(0x1, 5), // small text: 2 + 5
+  frame(0x9, 0), // ping: not a message
+  frame(0x1, 200), // 16-bit length: 4 + 200
+  frame(0x1, 30, false), // a message in two fragments: 2 + 30 + 2 + 40
+  frame(0xa, 3), // a pong between them
+  frame(0x0, 40),
+  frame(0x2, 70_000), // 64-bit length: 10 + 70,000
+  frame(0x1, 0), // empty text: 2
+]);
+const SIZES = [7, 204, 74, 70_010, 2];
+
+function sizesOf(chunks: Buffer[]): number[] {
+  const sizes: number[] = [];
+  const sizer = createFrameSizer((bytes) => sizes.push(bytes));
+  for (const chunk of chunks) sizer(chunk);
+  return sizes;
+}
+
+describe('createFrameSizer', () => {
+  it('gives each data message its header and payload bytes, fragments summed, control frames left out', () => {
+    expect(sizesOf([STREAM])).toEqual(SIZES);
+  });
+
+  it('gives the same sizes however the TCP stream is cut', () => {
+    for (const size of [1, 2, 3, 7, 64, 1000]) {
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < STREAM.length; i += size) chunks.push(STREAM.subarray(i, i + size));
+      expect(sizesOf(chunks), `chunks of ${size}`).toEqual(SIZES);
+    }
+  });
+
+  it('reports a message only once its last byte is in', () => {
+    const sizes: number[] = [];
+    const sizer = createFrameSizer((bytes) => sizes.push(bytes));
+    const one = frame(0x1, 10);
+    sizer(one.subarray(0, 11));
+    expect(sizes).toEqual([]);
+    sizer(one.subarray(11));
+    expect(sizes).toEqual([12]);
+  });
+});
