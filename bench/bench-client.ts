@@ -45,8 +45,7 @@ export interface Track {
   next: number;
   /** TCP bytes read (current socket) when each delta was applied. */
   bytesAt: Float64Array;
-  /** Meter values when the last delta was applied. */
-  /** Wire bytes of the messages delivered (meter.messageBytes) when the last delta was applied. */
+  /** Meter values when the last delta was applied (`doneMessageBytes`: meter.messageBytes). */
   doneMessageBytes: number;
   doneFrames: number;
   donePayload: number;

@@ -37,7 +37,7 @@ export interface MarkdownRenderer {
  * const md = createMarkdownRenderer();
  * md.render('# Title\n\nfirst par'); // lexes it all
  * md.render('# Title\n\nfirst paragraph\n\n'); // lexes from 'first paragraph' on
- * md.renderParts('# Title\n\nfirst paragraph\n\nmore').settled.length; // 2: the title and the first paragraph
+ * md.renderParts('# Title\n\nfirst paragraph\n\nmore').settled.length; // 1: the title (the last two blocks stay open)
  */
 export function createMarkdownRenderer(): MarkdownRenderer {
   /** Source of the settled tokens: always a prefix of the last text rendered. */
