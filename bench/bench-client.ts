@@ -1,10 +1,12 @@
 /**
  * A bench client: the project's own sync client (shared/sync-client.ts) over the project's
- * WebSocket connector, on a `ws` socket whose TCP bytes are counted (net.Socket.bytesRead: every
- * byte the server put on the stream, frame headers and compression included). It records when the
- * streamed reply's text, as mirrored in the client's state, first covers each delta.
+ * WebSocket connector, on a `ws` socket whose bytes are sized from the first one (the HTTP 101
+ * answer, then each message's frames as sent, compression included; bench/frame-sizer.ts). It
+ * records when the streamed reply's text, as mirrored in the client's state, first covers each
+ * delta, and the bytes delivered by then.
  */
-import type { Socket } from 'node:net';
+import type { ClientRequestArgs } from 'node:http';
+import net from 'node:net';
 import WebSocket from 'ws';
 import { createSyncClient, type SyncClient } from '../shared/sync-client.ts';
 import type { State } from '../shared/schemas.ts';
@@ -13,20 +15,23 @@ import { nowMs, sleep } from './clock.ts';
 import { createFrameSizer } from './frame-sizer.ts';
 
 export interface Meter {
-  /** TCP bytes read from the server on the current socket (including the HTTP 101 answer). */
-  bytesRead(): number;
+  /**
+   * Bytes the server sent on the current socket up to the last message delivered: the HTTP 101
+   * answer plus `messageBytes`. Frames read ahead of delivery and control frames are not in it.
+   */
+  wireBytes(): number;
   /** WebSocket messages received on the current socket. */
   frames: number;
   /** Uncompressed payload bytes of those messages. */
   payloadBytes: number;
   /**
    * Wire bytes of those messages (frame headers and payload as sent, see frame-sizer.ts): unlike
-   * `bytesRead()`, never counts a message that was read but not yet delivered.
+   * `net.Socket.bytesRead`, never counts a message that was read but not yet delivered.
    */
   messageBytes: number;
   /** When TCP data arrived (clock.ts ms), since the last `follow()`; bounded. */
   dataTimes: number[];
-  /** TCP bytes read when the current socket opened: the HTTP 101 answer. */
+  /** Bytes of the current socket's HTTP 101 answer (head and blank line). */
   openBytes: number;
   /** The last welcome's `resumed`. */
   resumed: boolean | null;
@@ -43,8 +48,10 @@ export interface Track {
   messageIndex: number;
   length: number;
   next: number;
-  /** TCP bytes read (current socket) when each delta was applied. */
+  /** `meter.wireBytes()`, `meter.frames` and `meter.payloadBytes` when each delta was applied. */
   bytesAt: Float64Array;
+  framesAt: Float64Array;
+  payloadAt: Float64Array;
   /** Meter values when the last delta was applied (`doneMessageBytes`: meter.messageBytes). */
   doneMessageBytes: number;
   doneFrames: number;
@@ -92,11 +99,10 @@ export interface BenchClientOptions {
 
 /** @example const client = connectBenchClient({ url, token, perMessageDeflate: true }); await waitConnected([client]); */
 export function connectBenchClient(options: BenchClientOptions): BenchClient {
-  let socket: Socket | null = null;
   let ws: WebSocket | null = null;
   let holdUntil = 0;
   const meter: Meter = {
-    bytesRead: () => socket?.bytesRead ?? 0,
+    wireBytes: () => meter.openBytes + meter.messageBytes,
     frames: 0,
     payloadBytes: 0,
     messageBytes: 0,
@@ -109,28 +115,44 @@ export function connectBenchClient(options: BenchClientOptions): BenchClient {
   // The connector takes a WebSocket class; this one counts what its socket receives.
   class CountingWebSocket extends WebSocket {
     constructor(url: string) {
-      super(url, { perMessageDeflate: options.perMessageDeflate });
+      /** Wire sizes of messages read off the socket and not yet delivered, oldest first. */
+      const arrived: number[] = [];
+      const sizer = createFrameSizer((bytes) => arrived.push(bytes), { onHttpHead: (bytes) => (meter.openBytes = bytes) });
+      super(url, {
+        perMessageDeflate: options.perMessageDeflate,
+        // The bench makes the socket, so the sizer reads it from its first byte and sizes the 101
+        // answer apart from the frames that often come in the same read. Its listener is the
+        // socket's first, so a message is sized before ws delivers it.
+        createConnection: (opts: ClientRequestArgs) => {
+          // As ws's own netConnect: `path` is the HTTP path here, and to net an IPC path.
+          const socket = net.connect({ ...opts, path: opts.socketPath } as net.NetConnectOpts);
+          // ws puts the bytes that came after the 101 answer back in the socket (unshift), and the
+          // socket emits them again: they were sized the first time.
+          let replayed = 0;
+          const unshift = socket.unshift.bind(socket);
+          socket.unshift = (chunk, encoding) => {
+            replayed += typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding) : chunk.length;
+            unshift(chunk, encoding);
+          };
+          socket.on('data', (chunk: Buffer) => {
+            if (replayed > 0) {
+              const n = Math.min(replayed, chunk.length);
+              replayed -= n;
+              chunk = chunk.subarray(n);
+              if (chunk.length === 0) return;
+            }
+            if (meter.dataTimes.length < MAX_DATA_TIMES) meter.dataTimes.push(nowMs());
+            sizer(chunk);
+          });
+          return socket;
+        },
+      });
       ws = this;
-      socket = null;
       meter.frames = 0;
       meter.payloadBytes = 0;
       meter.messageBytes = 0;
+      meter.openBytes = 0;
       meter.sockets++;
-      /** Wire sizes of messages read off the socket and not yet delivered, oldest first. */
-      const arrived: number[] = [];
-      const sizer = createFrameSizer((bytes) => arrived.push(bytes));
-      this.on('upgrade', (res) => {
-        socket = res.socket as Socket;
-        // Attached before ws's own reader (it takes the socket after this event), so a message's
-        // bytes are sized before it is delivered.
-        socket.on('data', (chunk: Buffer) => {
-          if (meter.dataTimes.length < MAX_DATA_TIMES) meter.dataTimes.push(nowMs());
-          sizer(chunk);
-        });
-      });
-      this.on('open', () => {
-        meter.openBytes = meter.bytesRead();
-      });
       this.on('message', (data: Buffer) => {
         meter.frames++;
         meter.payloadBytes += data.length;
@@ -186,6 +208,8 @@ export function connectBenchClient(options: BenchClientOptions): BenchClient {
         ends,
         applied: new Float64Array(deltaLengths.length).fill(Number.NaN),
         bytesAt: new Float64Array(deltaLengths.length).fill(Number.NaN),
+        framesAt: new Float64Array(deltaLengths.length).fill(Number.NaN),
+        payloadAt: new Float64Array(deltaLengths.length).fill(Number.NaN),
         messageId: null,
         messageIndex: -1,
         length: 0,
@@ -230,9 +254,11 @@ export function connectBenchClient(options: BenchClientOptions): BenchClient {
     if (length <= track.length) return;
     track.length = length;
     const now = nowMs();
-    const bytes = meter.bytesRead();
+    const bytes = meter.wireBytes();
     while (track.next < track.ends.length && track.ends[track.next]! <= length) {
       track.bytesAt[track.next] = bytes;
+      track.framesAt[track.next] = meter.frames;
+      track.payloadAt[track.next] = meter.payloadBytes;
       track.applied[track.next++] = now;
     }
     if (track.next === track.ends.length) {

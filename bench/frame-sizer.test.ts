@@ -58,4 +58,38 @@ describe('createFrameSizer', () => {
     sizer(one.subarray(11));
     expect(sizes).toEqual([12]);
   });
+
+  describe('with an HTTP head in front (a client socket from its first byte)', () => {
+    const HEAD = Buffer.from('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: abc=\r\n\r\n');
+    const WIRE = Buffer.concat([HEAD, STREAM]);
+
+    function read(chunks: Buffer[]): { head: number[]; sizes: number[] } {
+      const head: number[] = [];
+      const sizes: number[] = [];
+      const sizer = createFrameSizer((bytes) => sizes.push(bytes), { onHttpHead: (bytes) => head.push(bytes) });
+      for (const chunk of chunks) sizer(chunk);
+      return { head, sizes };
+    }
+
+    it('sizes the head, then the frames that came in the same read', () => {
+      expect(read([WIRE])).toEqual({ head: [HEAD.length], sizes: SIZES });
+    });
+
+    it('gives the same sizes however the stream is cut, inside the head, at its end or mid-frame', () => {
+      for (const size of [1, 2, 3, 5, 64, HEAD.length - 1, HEAD.length + 3]) {
+        const chunks: Buffer[] = [];
+        for (let i = 0; i < WIRE.length; i += size) chunks.push(WIRE.subarray(i, i + size));
+        expect(read(chunks), `chunks of ${size}`).toEqual({ head: [HEAD.length], sizes: SIZES });
+      }
+    });
+
+    it('finds the end of a head whose lines hold a lone CR or LF before it', () => {
+      const odd = Buffer.from('HTTP/1.1 101 OK\r\nX-A: a\rb\nc\r\r\n\r\n');
+      expect(read([odd, frame(0x1, 1)])).toEqual({ head: [odd.length], sizes: [3] });
+    });
+
+    it('reports no head and no message while the head is incomplete', () => {
+      expect(read([HEAD.subarray(0, HEAD.length - 1)])).toEqual({ head: [], sizes: [] });
+    });
+  });
 });

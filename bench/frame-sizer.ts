@@ -6,7 +6,14 @@
  * `socket.bytesRead` alone cannot say which message a byte belongs to: a busy client reads the
  * frames after a stream's last delta in the same TCP read, and those bytes then counted as the
  * stream's (about 100 B per client at 200 clients).
+ *
+ * Fed from a socket's first byte, it also sizes the HTTP 101 answer in front of the frames:
+ * `bytesRead` when the socket opens is not that size, because the frames the server sends right
+ * after the upgrade often come in the same read as the answer.
  */
+
+/** The end of an HTTP head: CR LF CR LF. */
+const HEAD_END = [13, 10, 13, 10];
 
 /** Header bytes of the frame that starts `head`, or null while its first two bytes are not in. */
 function headerLength(head: readonly number[]): number | null {
@@ -27,13 +34,24 @@ function payloadLength(head: readonly number[]): number {
 
 /**
  * Feed it every chunk the socket reads, in order; it calls `onMessage` with each data message's
- * wire bytes once its last byte is in.
+ * wire bytes once its last byte is in. With `onHttpHead`, the stream starts with an HTTP response
+ * head (the 101 answer of a WebSocket client's socket): its bytes, up to and including the blank
+ * line, go to `onHttpHead` and the frames start after it.
  *
  * @example
  * const sizer = createFrameSizer((bytes) => sizes.push(bytes));
  * socket.on('data', sizer);
+ * @example
+ * const sizer = createFrameSizer((bytes) => sizes.push(bytes), { onHttpHead: (bytes) => (upgrade = bytes) });
  */
-export function createFrameSizer(onMessage: (wireBytes: number) => void): (chunk: Uint8Array) => void {
+export function createFrameSizer(
+  onMessage: (wireBytes: number) => void,
+  options: { onHttpHead?: (bytes: number) => void } = {},
+): (chunk: Uint8Array) => void {
+  const { onHttpHead } = options;
+  /** Bytes of the HTTP head so far, and how many of "\r\n\r\n" its end has matched; -1 once done. */
+  let httpBytes = onHttpHead ? 0 : -1;
+  let httpMatched = 0;
   let head: number[] = [];
   /** Payload bytes of the current frame still to come. */
   let skip = 0;
@@ -48,6 +66,15 @@ export function createFrameSizer(onMessage: (wireBytes: number) => void): (chunk
   };
   return (chunk) => {
     let i = 0;
+    while (httpBytes >= 0 && i < chunk.length) {
+      const byte = chunk[i++]!;
+      httpBytes++;
+      httpMatched = byte === HEAD_END[httpMatched] ? httpMatched + 1 : byte === HEAD_END[0] ? 1 : 0;
+      if (httpMatched === HEAD_END.length) {
+        onHttpHead!(httpBytes);
+        httpBytes = -1;
+      }
+    }
     while (i < chunk.length) {
       if (skip > 0) {
         const n = Math.min(skip, chunk.length - i);

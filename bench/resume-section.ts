@@ -12,8 +12,8 @@ import { planDeltas, type StreamPlan } from './stream-plan.ts';
 
 export interface ResumeFigures {
   historyMessages: number;
-  snapshot: { tcpBytes: number; upgradeBytes: number; frames: number; payloadBytes: number };
-  resume: { tcpBytes: number; upgradeBytes: number; frames: number; payloadBytes: number; resumed: boolean | null; missedDeltas: number; offlineMs: number };
+  snapshot: { wireBytes: number; upgradeBytes: number; frames: number; payloadBytes: number };
+  resume: { wireBytes: number; upgradeBytes: number; frames: number; payloadBytes: number; resumed: boolean | null; missedDeltas: number; offlineMs: number };
   ratio: number;
 }
 
@@ -40,7 +40,7 @@ export async function measureResume(config: BenchConfig): Promise<ResumeFigures>
     const fresh = connect('fresh');
     await waitConnected([fresh]);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const snapshot = { tcpBytes: fresh.meter.bytesRead(), upgradeBytes: fresh.meter.openBytes, frames: fresh.meter.frames, payloadBytes: fresh.meter.payloadBytes };
+    const snapshot = { wireBytes: fresh.meter.wireBytes(), upgradeBytes: fresh.meter.openBytes, frames: fresh.meter.frames, payloadBytes: fresh.meter.payloadBytes };
     fresh.close();
 
     const plan: StreamPlan = {
@@ -70,18 +70,20 @@ export async function measureResume(config: BenchConfig): Promise<ResumeFigures>
     const caughtUpNext = Math.max(watch.next, droppedNext + 1);
     const offlineMs = nowMs() - droppedAt;
     await waitUntil(() => track.next >= caughtUpNext, 20_000, 'the resumed client to catch up');
-    const resumeBytes = track.bytesAt[caughtUpNext - 1]!;
+    // What had been delivered when the last of those deltas was applied: frames read ahead of it
+    // (a live delta, say) are not the resume's.
+    const caughtUp = caughtUpNext - 1;
     const resume = {
-      tcpBytes: resumeBytes,
+      wireBytes: track.bytesAt[caughtUp]!,
       upgradeBytes: dropper.meter.openBytes,
-      frames: dropper.meter.frames,
-      payloadBytes: dropper.meter.payloadBytes,
+      frames: track.framesAt[caughtUp]!,
+      payloadBytes: track.payloadAt[caughtUp]!,
       resumed: dropper.meter.resumed,
       missedDeltas: caughtUpNext - droppedNext,
       offlineMs,
     };
     await waitUntil(() => observer.sync.getSnapshot().state?.run === null, config.streamTimeoutMs, 'the end of the run');
-    return { historyMessages: config.resume.historyMessages, snapshot, resume, ratio: resume.tcpBytes / snapshot.tcpBytes };
+    return { historyMessages: config.resume.historyMessages, snapshot, resume, ratio: resume.wireBytes / snapshot.wireBytes };
   } finally {
     for (const c of clients) c.close();
     await server.close();
@@ -94,15 +96,15 @@ export function resumeSection(figures: ResumeFigures, config: BenchConfig): Sect
   return {
     key: 'resume',
     title: `5. Resume: reconnect after missing ~${(config.resume.gapMs / 1000).toFixed(0)} s of a ${config.paceHz}/s stream vs a full snapshot (${figures.historyMessages}-message chat, deflate on)`,
-    columns: ['what', 'TCP bytes', 'of which HTTP 101', 'frames', 'payload bytes', 'target', 'result'],
+    columns: ['what', 'wire bytes', 'of which HTTP 101', 'frames', 'payload bytes', 'target', 'result'],
     rows: [
-      [`new client: welcome + snapshot`, snapshot.tcpBytes, snapshot.upgradeBytes, snapshot.frames, snapshot.payloadBytes, '', ''],
-      [`resume: ${resume.missedDeltas} missed deltas (${Math.round(resume.offlineMs)} ms), resumed=${resume.resumed}`, resume.tcpBytes, resume.upgradeBytes, resume.frames, resume.payloadBytes, '', ''],
+      [`new client: welcome + snapshot`, snapshot.wireBytes, snapshot.upgradeBytes, snapshot.frames, snapshot.payloadBytes, '', ''],
+      [`resume: ${resume.missedDeltas} missed deltas (${Math.round(resume.offlineMs)} ms), resumed=${resume.resumed}`, resume.wireBytes, resume.upgradeBytes, resume.frames, resume.payloadBytes, '', ''],
       ['resume / snapshot', `${(figures.ratio * 100).toFixed(2)} %`, '', '', `${((resume.payloadBytes / snapshot.payloadBytes) * 100).toFixed(2)} %`, target.text, judge(figures.ratio * 100, target)],
     ],
     notes: [
       `The history: ${figures.historyMessages} messages alternating user (80–400 chars) and assistant (200–2,000 chars) turns, written to the data dir through the file repository before the server starts (bench/seed-chat.ts).`,
-      'The dropping client is the project\'s sync client: its socket is killed mid-stream, its reconnect is held back for the gap, then it says hello with resume {session, rev} by itself. Bytes count from the new socket\'s first byte (HTTP 101 included) until its state holds every delta the observer client held when the welcome arrived; frames counts what arrived on that socket by then (welcome + replayed patches, maybe a live one).',
+      'The dropping client is the project\'s sync client: its socket is killed mid-stream, its reconnect is held back for the gap, then it says hello with resume {session, rev} by itself. Wire bytes count from the new socket\'s first byte (the HTTP 101 answer, then each message\'s frames as sent, bench/frame-sizer.ts) up to the message that gave its state every delta the observer client held when the welcome arrived; frames and payload count the messages delivered by then (welcome + replayed patches, maybe a live one). Frames read ahead of that message and control frames are not counted. The new client counts the same way up to its snapshot.',
     ],
     data: figures,
   };
