@@ -65,6 +65,9 @@ export function browserSection(main: BrowserResult, compare: BrowserResult | nul
       row('main-thread ms per delta', (r) => r.mainThreadMsPerDelta, thread),
       row('  script / layout / style ms per delta', split),
       row('  of which the browser: same text changes by a page script', (r) => r.floorMsPerDelta),
+      ...(main.jsSplit
+        ? [row('  toolbar JS per message: socket handler / with its render (BENCH_JS_SPLIT)', (r) => (r.jsSplit ? `${r.jsSplit.handlerMs.toFixed(3)} / ${r.jsSplit.withRenderMs.toFixed(3)}` : '–'))]
+        : []),
       row('long tasks (count / total ms)', (r) => `${r.longTasks} / ${Math.round(r.longTaskMs)}`),
       row('list followed the stream (no "Latest" pill, end in view)', (r) => (r.followed ? 'yes' : `NO (${Math.round(r.endDistance)} px from the end)`)),
     ],

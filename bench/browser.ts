@@ -64,6 +64,11 @@ export interface BrowserFigures {
   passes?: number[];
   /** The list's distance from its end when the reply finished (px). */
   endDistance: number;
+  /**
+   * With BENCH_JS_SPLIT: mean ms per message the page received during the stream, in the socket's
+   * handler, and in the handler plus the microtasks after it (the render), from JS_SPLIT_SCRIPT.
+   */
+  jsSplit?: { handlerMs: number; withRenderMs: number; messages: number };
   chromium: string;
 }
 
@@ -118,6 +123,39 @@ const OBSERVER_SCRIPT = `(() => {
       for (const entry of list.getEntries()) longTasks.push(entry.duration);
     }).observe({ type: 'longtask' });
   } catch {}
+})()`;
+
+/**
+ * In the page (BENCH_JS_SPLIT only): times each WebSocket message handler, and the handler plus
+ * the microtasks queued before its end (the toolbar's render), by wrapping the `onmessage` setter
+ * the toolbar's transport uses. performance.now() is coarsened to 100 µs here, so only means over
+ * many messages count. It adds a few µs per message, so leave it off for the main-thread figure.
+ */
+const JS_SPLIT_SCRIPT = `(() => {
+  const split = { on: false, messages: 0, handler: 0, total: 0 };
+  window.__jsSplit = split;
+  const desc = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+  Object.defineProperty(WebSocket.prototype, 'onmessage', {
+    configurable: true,
+    get() { return desc.get.call(this); },
+    set(fn) {
+      desc.set.call(this, typeof fn !== 'function' ? fn : function (event) {
+        const t0 = performance.now();
+        try {
+          return fn.call(this, event);
+        } finally {
+          const t1 = performance.now();
+          // Two hops: the render is queued in the handler, and this runs after it.
+          queueMicrotask(() => queueMicrotask(() => {
+            if (!split.on) return;
+            split.messages++;
+            split.handler += t1 - t0;
+            split.total += performance.now() - t0;
+          }));
+        }
+      });
+    },
+  });
 })()`;
 
 /**
@@ -185,6 +223,8 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.addInitScript(([key]) => localStorage.setItem(key!, JSON.stringify({ open: true, width: 420, height: 760 })), [PREFS_KEY]);
+    const jsSplit = !!process.env.BENCH_JS_SPLIT && opts.historyMessages >= 1000;
+    if (jsSplit) await page.addInitScript(JS_SPLIT_SCRIPT);
     const t0 = Date.now();
     // The page holds the token: sign in with it (the server trades it for a cookie and goes to /).
     await page.goto(`${server.httpUrl}/?token=${encodeURIComponent(server.token)}`);
@@ -230,6 +270,7 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
     });
     await waitUntil(() => track.next >= 1, 20_000, 'delta 0');
     await sleep(plan.gateMs / 2);
+    if (jsSplit) await page.evaluate('window.__jsSplit.on = true');
     const before = await readMetrics();
     // BENCH_TRACE=FILE writes a Chromium trace of the long-history stream (open it in chrome://tracing or Perfetto).
     const tracing = process.env.BENCH_TRACE && opts.historyMessages >= 1000;
@@ -254,6 +295,9 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
       { timeout: 60_000, polling: 50 },
     );
     const after = await readMetrics();
+    const split = jsSplit
+      ? await page.evaluate('(() => { const s = window.__jsSplit; s.on = false; return { messages: s.messages, handler: s.handler, total: s.total }; })()') as { messages: number; handler: number; total: number }
+      : null;
     if (process.env.BENCH_JS_PROF && opts.historyMessages >= 1000) {
       const { profile } = await cdp.send('Profiler.stop');
       await (await import('node:fs/promises')).writeFile(process.env.BENCH_JS_PROF, JSON.stringify(profile));
@@ -302,6 +346,7 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
       followed: !pill && endDistance < 2,
       floorMsPerDelta: (afterFloor.task - beforeFloor.task) / (deltas.length - 1),
       endDistance,
+      ...(split && split.messages > 0 ? { jsSplit: { handlerMs: split.handler / split.messages, withRenderMs: split.total / split.messages, messages: split.messages } } : {}),
       chromium: browser.version(),
     };
   } finally {
