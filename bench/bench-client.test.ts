@@ -2,14 +2,13 @@ import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../shared/schemas.ts';
+import { encodeServerFrame } from '../test-support/ws-frames.ts';
 import { makeState } from '../toolbar/test-fixtures.ts';
 import { connectBenchClient, waitConnected, waitUntil, type BenchClient } from './bench-client.ts';
 
-/** An unmasked server text frame (payloads under 64 KiB). */
+/** A server text frame carrying `json`. */
 function textFrame(json: unknown): Buffer {
-  const payload = Buffer.from(JSON.stringify(json));
-  const header = payload.length < 126 ? Buffer.from([0x81, payload.length]) : Buffer.from([0x81, 126, payload.length >> 8, payload.length & 0xff]);
-  return Buffer.concat([header, payload]);
+  return encodeServerFrame(0x1, Buffer.from(JSON.stringify(json)));
 }
 
 /**

@@ -223,7 +223,9 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.addInitScript(([key]) => localStorage.setItem(key!, JSON.stringify({ open: true, width: 420, height: 760 })), [PREFS_KEY]);
-    const jsSplit = !!process.env.BENCH_JS_SPLIT && opts.historyMessages >= 1000;
+    // The profiling options (bench/README, Profiling) look at the long-history stream only.
+    const profiled = opts.historyMessages >= 1000;
+    const jsSplit = !!process.env.BENCH_JS_SPLIT && profiled;
     if (jsSplit) await page.addInitScript(JS_SPLIT_SCRIPT);
     const t0 = Date.now();
     // The page holds the token: sign in with it (the server trades it for a cookie and goes to /).
@@ -273,10 +275,10 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
     if (jsSplit) await page.evaluate('window.__jsSplit.on = true');
     const before = await readMetrics();
     // BENCH_TRACE=FILE writes a Chromium trace of the long-history stream (open it in chrome://tracing or Perfetto).
-    const tracing = process.env.BENCH_TRACE && opts.historyMessages >= 1000;
+    const tracing = process.env.BENCH_TRACE && profiled;
     if (tracing) await browser.startTracing(page, { categories: (process.env.BENCH_TRACE_CATS ?? 'devtools.timeline,disabled-by-default-devtools.timeline').split(',') });
     // BENCH_JS_PROF=FILE writes a V8 CPU profile of the page during the long-history stream.
-    if (process.env.BENCH_JS_PROF && opts.historyMessages >= 1000) {
+    if (process.env.BENCH_JS_PROF && profiled) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
       await cdp.send('Profiler.start');
@@ -298,7 +300,7 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
     const split = jsSplit
       ? await page.evaluate('(() => { const s = window.__jsSplit; s.on = false; return { messages: s.messages, handler: s.handler, total: s.total }; })()') as { messages: number; handler: number; total: number }
       : null;
-    if (process.env.BENCH_JS_PROF && opts.historyMessages >= 1000) {
+    if (process.env.BENCH_JS_PROF && profiled) {
       const { profile } = await cdp.send('Profiler.stop');
       await (await import('node:fs/promises')).writeFile(process.env.BENCH_JS_PROF, JSON.stringify(profile));
     }

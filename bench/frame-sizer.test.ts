@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { encodeServerFrame } from '../test-support/ws-frames.ts';
 import { createFrameSizer } from './frame-sizer.ts';
 
-/** One unmasked server frame: FIN, opcode, payload of `length` bytes. */
+/** One unmasked server frame whose payload is `length` bytes. */
 function frame(opcode: number, length: number, fin = true): Buffer {
-  const first = (fin ? 0x80 : 0) | opcode;
-  const header =
-    length < 126
-      ? Buffer.from([first, length])
-      : length < 65536
-        ? Buffer.from([first, 126, length >> 8, length & 0xff])
-        : Buffer.concat([Buffer.from([first, 127]), (() => {
-            const ext = Buffer.alloc(8);
-            ext.writeBigUInt64BE(BigInt(length));
-            return ext;
-          })()]);
-  return Buffer.concat([header, Buffer.alloc(length, 0x61)]);
+  return encodeServerFrame(opcode, Buffer.alloc(length, 0x61), fin);
 }
 
 const STREAM = Buffer.concat([
