@@ -39,3 +39,47 @@ test('follows a streaming reply until scrolled up, then offers a way back', asyn
   await expect(reply).toContainText('Step 19 of a long plan');
   await expect.poll(distanceFromEnd).toBeLessThan(2);
 });
+
+test.describe('with a reply that has finished', () => {
+  // The default pace: the long reply ends in a few seconds.
+  test.use({ paceMs: 5 });
+
+  test('stays where find in page or a screen reader brings an earlier message, with no wheel or key', async ({ toolbar }) => {
+    await toolbar.start();
+    await toolbar.newChat();
+    await toolbar.ask('long, to scroll');
+    const distanceFromEnd = () => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    await expect.poll(distanceFromEnd).toBeLessThan(2);
+    const latest = toolbar.panel.getByRole('button', { name: 'Scroll to latest' });
+    await expect(latest).toBeHidden();
+
+    const frames = (n: number) => toolbar.log.evaluate((_, count) => new Promise<void>((done) => {
+      let left = count;
+      const tick = () => (--left === 0 ? done() : requestAnimationFrame(tick));
+      requestAnimationFrame(tick);
+    }), n);
+
+    // A small move with no wheel or key behind it (a script showing the last reply's actions
+    // whole) is not leaving the end: the list goes back to it.
+    await toolbar.log.evaluate((el) => {
+      el.scrollTop -= 20;
+    });
+    await frames(5);
+    await expect.poll(distanceFromEnd).toBeLessThan(2);
+    await expect(latest).toBeHidden();
+
+    // What find in page and assistive technology do: bring an element into view from outside the
+    // page's input events.
+    const question = toolbar.userMessages.first();
+    await question.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await expect(latest).toBeVisible();
+    // A few frames later the list is still there, not pulled back to the end.
+    await frames(5);
+    expect(await toolbar.log.evaluate((el) => el.scrollTop)).toBeLessThan(60);
+    await expect(question).toBeInViewport();
+
+    await latest.click();
+    await expect.poll(distanceFromEnd).toBeLessThan(2);
+    await expect(latest).toBeHidden();
+  });
+});

@@ -114,10 +114,12 @@ function WorkingIndicator() {
 
 /**
  * The active chat's messages. Follows new content while the developer is at the end, and stops
- * following once they scroll up (a button brings them back). Only the developer's own scrolling
- * (wheel, touch, keys, the scrollbar) detaches it: the browser also moves scrollTop
- * by itself (late layout under content-visibility, scroll anchoring, the composer or a notice
- * changing the list's height), and taking that for the user stopped the list following the stream.
+ * following once they scroll up (a button brings them back). The browser also moves scrollTop by
+ * itself (late layout under content-visibility, scroll anchoring, the composer or a notice
+ * changing the list's height), and taking that for the user stopped the list following the
+ * stream: so a move up counts as the user's when their own scrolling (wheel, touch, keys, the
+ * scrollbar) is behind it, or when nothing changed size since the list last scrolled to the end,
+ * which layout cannot do (find in page, a screen reader, a script bringing a message into view).
  * A long chat renders only its latest messages (WINDOW) until the user scrolls up to earlier ones.
  */
 export function MessageList() {
@@ -134,6 +136,8 @@ export function MessageList() {
   const stick = useRef(true);
   /** Where the list last scrolled itself to the end. */
   const autoTop = useRef<number | null>(null);
+  /** The list's content and visible heights then. */
+  const autoSize = useRef({ content: 0, visible: 0 });
   const [detached, setDetached] = useState(false);
   /** How many of the latest messages to render, at least. */
   const [shown, setShown] = useState(WINDOW);
@@ -154,7 +158,11 @@ export function MessageList() {
     if (!el) return;
     el.scrollTop = el.scrollHeight;
     autoTop.current = el.scrollTop;
+    autoSize.current = { content: el.scrollHeight, visible: el.clientHeight };
   };
+
+  /** Layout moves scrollTop only when something changes size (anchoring, clamping). */
+  const resizedSinceEnd = (el: HTMLElement) => el.scrollHeight !== autoSize.current.content || el.clientHeight !== autoSize.current.visible;
 
   // Any move up from where the list put itself, even a few px: a smooth (keyboard) scroll starts
   // small, and its scroll event can come after the next streamed patch, which must not undo it.
@@ -196,12 +204,18 @@ export function MessageList() {
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
-    // A move the user did not make keeps following (see above).
-    if (stick.current && movedUp(el) && !userIsScrolling()) {
+    // A move the browser made keeps following (see above): one that comes with a change in size,
+    // or one that stays near the end (as near as counts as the end when scrolling back down: a
+    // script bringing the last message's actions fully into view is not leaving the stream).
+    // Any other move up that no hand made is find in page, a screen reader or a script taking
+    // the user to an earlier message, and it stays. (One that lands in the very frame where a
+    // streaming reply starts a new line is taken for the browser's and undone.)
+    const nearEnd = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD;
+    if (stick.current && movedUp(el) && !userIsScrolling() && (resizedSinceEnd(el) || nearEnd)) {
       scrollToEnd();
       return;
     }
-    const atEnd = stick.current ? !movedUp(el) : el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD;
+    const atEnd = stick.current ? !movedUp(el) : nearEnd;
     // Back near the end: follow from here on.
     if (atEnd && !stick.current) autoTop.current = el.scrollTop;
     stick.current = atEnd;
