@@ -162,6 +162,18 @@ test('asks approval for a toolbar tool: Approve runs it, Reject sends the reason
   await second.getByRole('button', { name: 'Reject' }).click();
   await expect(second.locator('.ab-s-denied')).toHaveText('rejected');
   await expect(toolbar.userMessages.last()).toHaveText('Rejected the tool call: not on this page');
+  // A note has nothing to copy or edit: its time shows on the note's own line, with no row under it.
+  const note = toolbar.userMessages.last();
+  await note.hover();
+  const time = note.locator('time.ab-time');
+  await expect(time).toHaveCSS('opacity', '1');
+  const noteBox = (await note.boundingBox())!;
+  const textBox = (await note.locator('.ab-note').boundingBox())!;
+  const timeBox = (await time.boundingBox())!;
+  expect(noteBox.height).toBeLessThan(textBox.height + 1);
+  expect(timeBox.x + timeBox.width).toBeLessThanOrEqual(textBox.x);
+  expect(timeBox.y + timeBox.height / 2).toBeGreaterThan(textBox.y);
+  expect(timeBox.y + timeBox.height / 2).toBeLessThan(textBox.y + textBox.height);
   await expect(toolbar.doneReplies().last()).toContainText('Understood, I will not read the page (not on this page).');
   await snap(page, testInfo, 'approval-rejected');
 });

@@ -278,6 +278,9 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-live::before { content: ''; width: 6px; height: 6px; border-radius: 50%; background: var(--accent); }
 .ab-error-text { color: #fecaca; background: var(--bad-bg); border-radius: 8px; padding: 6px 9px; font-size: 12.5px; overflow-wrap: anywhere; }
 .ab-note { color: var(--muted); font-size: 12px; font-style: italic; }
+/* An approval's note with its time before it, on one line: no row of actions under it. */
+.ab-msg-note { flex-direction: row; align-items: baseline; gap: 8px; }
+.ab-notes { display: flex; flex-direction: column; align-items: flex-end; gap: 2px; min-width: 0; overflow-wrap: anywhere; }
 .ab-working { color: var(--muted); font-size: 12px; display: flex; align-items: center; gap: 8px; padding: 2px 0 6px; }
 .ab-typing { display: inline-flex; gap: 3px; }
 .ab-tab-running { display: inline-block; width: 6px; height: 6px; margin-left: 6px; vertical-align: middle; border-radius: 50%; background: var(--accent); }

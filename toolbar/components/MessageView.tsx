@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, PlanEntry, ReasoningPart, ToolMessage, UserMessage } from '../../shared/schemas.ts';
+import type { AssistantMessage, Message, PlanEntry, ReasoningPart, ToolApprovalResponsePart, ToolMessage, UserMessage } from '../../shared/schemas.ts';
 import { labelElement } from '../page/picker.ts';
 import { FileLink, ImagePreview } from './AttachmentViews.tsx';
 import { Markdown } from './Markdown.tsx';
@@ -14,8 +14,35 @@ function textOf(message: UserMessage | AssistantMessage): string {
     .trim();
 }
 
+function ApprovalNote({ part }: { part: ToolApprovalResponsePart }) {
+  return (
+    <div class="ab-note">
+      {part.approved ? 'Approved the tool call' : 'Rejected the tool call'}
+      {part.reason ? `: ${part.reason}` : ''}
+    </div>
+  );
+}
+
+/**
+ * A message that only answers approvals has nothing to copy or edit: its time goes on the note's
+ * line instead of a row of its own, so every approval does not leave a blank row in the chat.
+ */
+function isOnlyApprovals(message: UserMessage): boolean {
+  return message.metadata.selectedElements.length === 0 && message.content.every((p) => p.type === 'tool-approval-response');
+}
+
 function UserMessageView({ message }: { message: UserMessage }) {
   const elements = message.metadata.selectedElements;
+  if (isOnlyApprovals(message)) {
+    return (
+      <div class="ab-msg ab-msg-user ab-msg-note" role="article" aria-label="You">
+        <MessageTime at={message.createdAt} />
+        <div class="ab-notes">
+          {message.content.map((part, i) => (part.type === 'tool-approval-response' ? <ApprovalNote key={i} part={part} /> : null))}
+        </div>
+      </div>
+    );
+  }
   return (
     <div class="ab-msg ab-msg-user" role="article" aria-label="You">
       <Collapsible text={textOf(message)}>
@@ -32,12 +59,7 @@ function UserMessageView({ message }: { message: UserMessage }) {
           case 'file':
             return <FileLink key={i} data={part.data} filename={part.filename} mimeType={part.mimeType} />;
           case 'tool-approval-response':
-            return (
-              <div key={i} class="ab-note">
-                {part.approved ? 'Approved the tool call' : 'Rejected the tool call'}
-                {part.reason ? `: ${part.reason}` : ''}
-              </div>
-            );
+            return <ApprovalNote key={i} part={part} />;
         }
       })}
       </Collapsible>
