@@ -82,4 +82,27 @@ test.describe('with a reply that has finished', () => {
     await expect.poll(distanceFromEnd).toBeLessThan(2);
     await expect(latest).toBeHidden();
   });
+
+  test('keeps the end of the last reply in view when the composer grows or the window shrinks', async ({ toolbar, page }) => {
+    await toolbar.start();
+    await toolbar.newChat();
+    await toolbar.ask('long, to scroll');
+    const distanceFromEnd = () => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    const height = () => toolbar.log.evaluate((el) => el.clientHeight);
+    await expect.poll(distanceFromEnd).toBeLessThan(2);
+    const tall = await height();
+
+    // A message of six lines makes the composer taller and the list shorter, from the bottom.
+    await toolbar.composer.fill('one\ntwo\nthree\nfour\nfive\nsix');
+    await expect.poll(height).toBeLessThan(tall - 40);
+    await expect.poll(distanceFromEnd).toBeLessThan(2);
+
+    await toolbar.composer.fill('');
+    await expect.poll(height).toBe(tall);
+    const viewport = page.viewportSize()!;
+    await page.setViewportSize({ width: viewport.width, height: 500 });
+    await expect.poll(height).toBeLessThan(tall - 40);
+    await expect.poll(distanceFromEnd).toBeLessThan(2);
+    await expect(toolbar.panel.getByRole('button', { name: 'Scroll to latest' })).toBeHidden();
+  });
 });

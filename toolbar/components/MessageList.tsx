@@ -274,11 +274,15 @@ export function MessageList() {
   // Content grows without the list rendering again: a streaming message (MessageSlot), images
   // decoding, details opening, fonts loading. The observer runs in the frame, after layout and
   // before paint, so scrolling there reads no stale layout and shows the new text in that frame.
+  // The list itself is watched too: a composer growing by a line, or a smaller panel or window,
+  // shortens it from the bottom and would hide the end of the last reply.
   useEffect(() => {
     const target = inner.current;
-    if (!target || typeof ResizeObserver === 'undefined') return;
+    const list = scroller.current;
+    if (!target || !list || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => followNow());
     observer.observe(target);
+    observer.observe(list);
     return () => {
       observer.disconnect();
       if (pendingFrame.current !== null) cancelAnimationFrame(pendingFrame.current);
