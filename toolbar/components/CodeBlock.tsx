@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { VNode } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { grammarSource, loadGrammar } from '../markdown/grammar-loader.ts';
 import { languageOf } from '../markdown/grammar-names.ts';
-import { highlight } from '../markdown/highlight.ts';
+import { highlightGrowing, type HighlightPiece, type HighlightRun } from '../markdown/highlight.ts';
 import { CheckIcon, CopyIcon } from './icons.tsx';
 
 /**
@@ -25,12 +26,50 @@ function useGrammarReady(lang: string): boolean {
   return ready;
 }
 
+/** Highlighted pieces per rendered chunk. */
+const CHUNK = 64;
+
+/**
+ * The highlighted code as chunks of pieces, each chunk one VNode. While the block streams, the
+ * highlighter keeps the pieces before the end (`kept`), and the chunks made only of those are the
+ * same VNodes as in the last render, which Preact skips: an append renders the last chunk or two,
+ * not every piece of a long block.
+ */
+function useHighlightedChunks(text: string, lang: string, ready: boolean): VNode[] | null {
+  const run = useRef<HighlightRun | null>(null);
+  const chunks = useRef<VNode[]>([]);
+  return useMemo(() => {
+    run.current = ready ? highlightGrowing(run.current, text, lang) : null;
+    const current = run.current;
+    if (!current) {
+      chunks.current = [];
+      return null;
+    }
+    const { pieces, kept } = current;
+    const reused = Math.min(chunks.current.length, Math.floor(kept / CHUNK));
+    const next = chunks.current.slice(0, reused);
+    for (let start = reused * CHUNK; start < pieces.length; start += CHUNK) next.push(renderChunk(pieces, start));
+    chunks.current = next;
+    return next;
+  }, [text, lang, ready]);
+}
+
+function renderChunk(pieces: readonly HighlightPiece[], start: number): VNode {
+  const out: (VNode | string)[] = [];
+  const end = Math.min(start + CHUNK, pieces.length);
+  for (let i = start; i < end; i++) {
+    const p = pieces[i]!;
+    out.push(p.kind ? <span key={i} class={`ab-hl-${p.kind}`}>{p.text}</span> : p.text);
+  }
+  return <span key={start}>{out}</span>;
+}
+
 /** A fenced code block with its language, highlighted when the language is known; copy and wrap buttons. */
 export function CodeBlock({ lang, text }: { lang: string; text: string }) {
   const [copied, setCopied] = useState<'idle' | 'done' | 'failed'>('idle');
   const [wrap, setWrap] = useState(false);
   const ready = useGrammarReady(lang);
-  const pieces = useMemo(() => (ready ? highlight(text, lang) : null), [text, lang, ready]);
+  const chunks = useHighlightedChunks(text, lang, ready);
 
   useEffect(() => {
     if (copied === 'idle') return;
@@ -65,7 +104,7 @@ export function CodeBlock({ lang, text }: { lang: string; text: string }) {
       </div>
       {/* Focusable, so keyboard users can scroll a long or wide block (axe: scrollable-region-focusable). */}
       <pre tabIndex={0} aria-label={`${lang || 'Text'} code`} class={wrap ? 'ab-wrap' : undefined}>
-        <code>{pieces ? pieces.map((p, i) => (p.kind ? <span key={i} class={`ab-hl-${p.kind}`}>{p.text}</span> : p.text)) : text}</code>
+        <code>{chunks ?? text}</code>
       </pre>
     </div>
   );

@@ -112,47 +112,123 @@ function highlightMarkup(code: string): HighlightPiece[] {
 }
 
 /**
+ * Appends the pieces of `code` from `from` on to `out`, with the offset of each in `starts`. The
+ * tokenizer keeps no state but its position, so starting at any offset where a piece starts gives
+ * what a pass from 0 gives from there on (what `highlightGrowing` relies on).
+ */
+function tokenize(g: Grammar, code: string, from: number, out: HighlightPiece[], starts: number[]): void {
+  const caseless = g.pattern.flags.includes('i');
+  let plain = '';
+  let plainAt = from;
+  const push = (at: number, text: string, kind: HighlightKind | null) => {
+    if (kind === null) {
+      if (!plain) plainAt = at;
+      plain += text;
+      return;
+    }
+    if (plain) {
+      out.push({ text: plain, kind: null });
+      starts.push(plainAt);
+    }
+    plain = '';
+    out.push({ text, kind });
+    starts.push(at);
+  };
+  for (let i = from; i < code.length; ) {
+    g.pattern.lastIndex = i;
+    const m = g.pattern.exec(code);
+    if (!m || m[0].length === 0) {
+      push(i, code[i]!, null);
+      i++;
+      continue;
+    }
+    const [text, comment, string, number, word] = m;
+    if (comment !== undefined) push(i, text, 'comment');
+    else if (string !== undefined) push(i, text, 'string');
+    else if (number !== undefined) push(i, text, 'number');
+    else if (word !== undefined) {
+      const key = caseless ? word.toLowerCase() : word;
+      push(i, text, g.keywords.has(key) ? 'keyword' : g.literals.has(key) ? 'literal' : null);
+    }
+    i += text.length;
+  }
+  if (plain) {
+    out.push({ text: plain, kind: null });
+    starts.push(plainAt);
+  }
+}
+
+/**
  * The pieces of `code` in `lang`, or null when the language is unknown, its grammar not loaded
  * (see `loadGrammar`) or the code too long.
  *
  * @example highlight('const a = 1; // one', 'ts') // [{ text: 'const', kind: 'keyword' }, { text: ' a = ', kind: null }, …]
  */
 export function highlight(code: string, lang: string): HighlightPiece[] | null {
+  return highlightGrowing(null, code, lang)?.pieces ?? null;
+}
+
+/** One code block's highlighting, kept between the calls of `highlightGrowing` as it streams in. */
+export interface HighlightRun {
+  code: string;
+  lang: string;
+  pieces: HighlightPiece[];
+  /** Where each piece starts in `code`; null for markup, which is highlighted whole every time. */
+  starts: number[] | null;
+  /** How many of the first pieces are the very objects of the run before (0 when it started over). */
+  kept: number;
+}
+
+/**
+ * No grammar's token looks further past its end than this (a number's exponent, an escape, a
+ * closing quote): a token that ends this far before the end of the text cannot change when more
+ * text is appended. Generous on purpose; highlight.test.ts streams every grammar to check it.
+ */
+const LOOKAHEAD = 16;
+
+/**
+ * `highlight`, for code that grows by appends (a code block while its reply streams): only the
+ * end is tokenized again, from a piece that ended well before the previous end, and the pieces
+ * before it are kept as they were (the same objects), so a long block costs a few pieces per
+ * append instead of all of them. Anything but an append starts over. The result equals
+ * `highlight(code, lang)`.
+ *
+ * @example
+ * const first = highlightGrowing(null, 'const a = 1;\nlet b', 'ts');
+ * const next = highlightGrowing(first, 'const a = 1;\nlet b = 2;', 'ts');
+ * next.kept; // 1: `const` is the same piece, the rest was tokenized again
+ */
+export function highlightGrowing(previous: HighlightRun | null, code: string, lang: string): HighlightRun | null {
   if (code.length > MAX_HIGHLIGHT_CHARS) return null;
   const language = languageOf(lang);
-  if (language === 'markup') return highlightMarkup(code);
+  if (language === 'markup') return { code, lang, pieces: highlightMarkup(code), starts: null, kept: 0 };
   const g = language ? grammarOf(language) : null;
   if (!g) return null;
-  const caseless = g.pattern.flags.includes('i');
-  const out: HighlightPiece[] = [];
-  let plain = '';
-  const push = (text: string, kind: HighlightKind | null) => {
-    if (kind === null) {
-      plain += text;
-      return;
-    }
-    if (plain) out.push({ text: plain, kind: null });
-    plain = '';
-    out.push({ text, kind });
-  };
-  for (let i = 0; i < code.length; ) {
-    g.pattern.lastIndex = i;
-    const m = g.pattern.exec(code);
-    if (!m || m[0].length === 0) {
-      push(code[i]!, null);
-      i++;
-      continue;
-    }
-    const [text, comment, string, number, word] = m;
-    if (comment !== undefined) push(text, 'comment');
-    else if (string !== undefined) push(text, 'string');
-    else if (number !== undefined) push(text, 'number');
-    else if (word !== undefined) {
-      const key = caseless ? word.toLowerCase() : word;
-      push(text, g.keywords.has(key) ? 'keyword' : g.literals.has(key) ? 'literal' : null);
-    }
-    i += text.length;
+  let kept = 0;
+  if (
+    previous?.starts &&
+    previous.lang === lang &&
+    code.length >= previous.code.length &&
+    // A slice's equality, not startsWith (see incremental-markdown.ts).
+    code.slice(0, previous.code.length) === previous.code
+  ) {
+    const limit = previous.code.length - LOOKAHEAD;
+    // The pieces before the last one that starts at or before the limit end by then.
+    let j = previous.starts.length - 1;
+    while (j > 0 && previous.starts[j]! > limit) j--;
+    kept = Math.max(0, j);
   }
-  if (plain) out.push({ text: plain, kind: null });
-  return out;
+  const pieces = kept > 0 ? previous!.pieces.slice(0, kept) : [];
+  const starts = kept > 0 ? previous!.starts!.slice(0, kept) : [];
+  const from = kept > 0 ? previous!.starts![kept]! : 0;
+  const before = pieces.length;
+  tokenize(g, code, from, pieces, starts);
+  // Two plain pieces meet where the kept ones end: one piece, as a whole pass gives.
+  if (before > 0 && pieces.length > before && pieces[before - 1]!.kind === null && pieces[before]!.kind === null) {
+    pieces[before - 1] = { text: pieces[before - 1]!.text + pieces[before]!.text, kind: null };
+    pieces.splice(before, 1);
+    starts.splice(before, 1);
+    kept--;
+  }
+  return { code, lang, pieces, starts, kept };
 }
