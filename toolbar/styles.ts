@@ -356,7 +356,9 @@ export const TOOLBAR_CSS = /* css */ `
 }
 .ab-code-head .ab-icon-btn { width: auto; height: 22px; padding: 0 6px; font-family: inherit; font-size: 11px; gap: 4px; display: inline-flex; }
 .ab-code pre { margin: 0; padding: 9px 11px; overflow: auto; max-height: 420px; }
-.ab-code pre code { background: none; padding: 0; font-size: 12px; line-height: 1.5; white-space: pre; font-family: var(--mono); color: #d6dae3; }
+.ab-code pre code { display: block; background: none; padding: 0; font-size: 12px; line-height: 1.5; white-space: pre; font-family: var(--mono); color: #d6dae3; }
+/* Runs of 16 lines (code-lines.ts): a streaming block lays out and paints its last run only. */
+.ab-code-lines { display: block; }
 .ab-code pre.ab-wrap code { white-space: pre-wrap; overflow-wrap: anywhere; }
 .ab-code-head .ab-icon-btn[aria-pressed="true"] { color: var(--accent); }
 .ab-hl-comment { color: #7f8796; font-style: italic; }

@@ -16,18 +16,23 @@ function codeText(html: string): string {
 }
 
 describe('CodeBlock', () => {
-  it('shows a long block whole and highlighted, over many chunks of pieces', () => {
+  it('shows a long block whole and highlighted, in runs of 16 lines', () => {
     const code = Array.from({ length: 60 }, (_, i) => `const v${i} = load("a<b>&'${i}'", ${i}); // note ${i}`).join('\n');
     expect(highlight(code, 'ts')!.length).toBeGreaterThan(64 * 5);
     const html = renderToString(<CodeBlock lang="ts" text={code} />);
     expect(codeText(html)).toBe(code);
     expect(html.match(/class="ab-hl-keyword">const</g)).toHaveLength(60);
     expect(html.match(/class="ab-hl-comment">\/\/ note \d+</g)).toHaveLength(60);
+    expect(html.match(/class="ab-code-lines"/g)).toHaveLength(4);
   });
 
   it('shows code in a language it cannot highlight as plain text', () => {
     const html = renderToString(<CodeBlock lang="brainfuck" text={'+[->+<]'} />);
     expect(codeText(html)).toBe('+[->+<]');
     expect(html).not.toContain('ab-hl-');
+    const long = Array.from({ length: 20 }, (_, i) => `+${i}`).join('\n');
+    const lines = renderToString(<CodeBlock lang="brainfuck" text={long} />);
+    expect(codeText(lines)).toBe(long);
+    expect(lines.match(/class="ab-code-lines"/g)).toHaveLength(2);
   });
 });

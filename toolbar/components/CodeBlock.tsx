@@ -2,6 +2,7 @@ import type { VNode } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { grammarSource, loadGrammar } from '../markdown/grammar-loader.ts';
 import { languageOf } from '../markdown/grammar-names.ts';
+import { groupLines, splitPlainLines, type LineRun, type PlainLines } from '../markdown/code-lines.ts';
 import { highlightGrowing, type HighlightPiece, type HighlightRun } from '../markdown/highlight.ts';
 import { CheckIcon, CopyIcon } from './icons.tsx';
 
@@ -26,42 +27,43 @@ function useGrammarReady(lang: string): boolean {
   return ready;
 }
 
-/** Highlighted pieces per rendered chunk. */
-const CHUNK = 64;
-
 /**
- * The highlighted code as chunks of pieces, each chunk one VNode. While the block streams, the
- * highlighter keeps the pieces before the end (`kept`), and the chunks made only of those are the
- * same VNodes as in the last render, which Preact skips: an append renders the last chunk or two,
- * not every piece of a long block.
+ * The code as runs of whole lines (code-lines.ts), each run one block. While the block streams,
+ * the highlighter keeps the pieces before the end (`kept`), and the runs made only of those are
+ * the same VNodes as in the last render: Preact skips them, and the browser keeps their layout
+ * and paint. Plain code (no grammar yet, none at all, or too long) goes by lines the same way.
  */
-function useHighlightedChunks(text: string, lang: string, ready: boolean): VNode[] | null {
-  const run = useRef<HighlightRun | null>(null);
-  const chunks = useRef<VNode[]>([]);
+function useCodeRuns(text: string, lang: string, ready: boolean): VNode[] {
+  const highlighted = useRef<HighlightRun | null>(null);
+  const plain = useRef<PlainLines | null>(null);
+  const runs = useRef<{ runs: LineRun[]; nodes: VNode[] }>({ runs: [], nodes: [] });
   return useMemo(() => {
-    run.current = ready ? highlightGrowing(run.current, text, lang) : null;
-    const current = run.current;
-    if (!current) {
-      chunks.current = [];
-      return null;
+    highlighted.current = ready ? highlightGrowing(highlighted.current, text, lang) : null;
+    let source: { pieces: HighlightPiece[]; kept: number };
+    if (highlighted.current) {
+      // From plain to highlighted (the grammar arrived) or back: nothing carries over.
+      if (plain.current) runs.current = { runs: [], nodes: [] };
+      plain.current = null;
+      source = highlighted.current;
+    } else {
+      if (!plain.current) runs.current = { runs: [], nodes: [] };
+      plain.current = splitPlainLines(plain.current, text);
+      source = plain.current;
     }
-    const { pieces, kept } = current;
-    const reused = Math.min(chunks.current.length, Math.floor(kept / CHUNK));
-    const next = chunks.current.slice(0, reused);
-    for (let start = reused * CHUNK; start < pieces.length; start += CHUNK) next.push(renderChunk(pieces, start));
-    chunks.current = next;
-    return next;
+    const { runs: next, reused } = groupLines(runs.current.runs, source.pieces, source.kept);
+    const nodes = runs.current.nodes.slice(0, reused);
+    for (let i = reused; i < next.length; i++) nodes.push(renderRun(next[i]!, i));
+    runs.current = { runs: next, nodes };
+    return nodes;
   }, [text, lang, ready]);
 }
 
-function renderChunk(pieces: readonly HighlightPiece[], start: number): VNode {
-  const out: (VNode | string)[] = [];
-  const end = Math.min(start + CHUNK, pieces.length);
-  for (let i = start; i < end; i++) {
-    const p = pieces[i]!;
-    out.push(p.kind ? <span key={i} class={`ab-hl-${p.kind}`}>{p.text}</span> : p.text);
-  }
-  return <span key={start}>{out}</span>;
+function renderRun(run: LineRun, key: number): VNode {
+  return (
+    <span key={key} class="ab-code-lines">
+      {run.pieces.map((p, i) => (p.kind ? <span key={i} class={`ab-hl-${p.kind}`}>{p.text}</span> : p.text))}
+    </span>
+  );
 }
 
 /** A fenced code block with its language, highlighted when the language is known; copy and wrap buttons. */
@@ -69,7 +71,7 @@ export function CodeBlock({ lang, text }: { lang: string; text: string }) {
   const [copied, setCopied] = useState<'idle' | 'done' | 'failed'>('idle');
   const [wrap, setWrap] = useState(false);
   const ready = useGrammarReady(lang);
-  const chunks = useHighlightedChunks(text, lang, ready);
+  const runs = useCodeRuns(text, lang, ready);
 
   useEffect(() => {
     if (copied === 'idle') return;
@@ -104,7 +106,7 @@ export function CodeBlock({ lang, text }: { lang: string; text: string }) {
       </div>
       {/* Focusable, so keyboard users can scroll a long or wide block (axe: scrollable-region-focusable). */}
       <pre tabIndex={0} aria-label={`${lang || 'Text'} code`} class={wrap ? 'ab-wrap' : undefined}>
-        <code>{chunks ?? text}</code>
+        <code>{runs}</code>
       </pre>
     </div>
   );
