@@ -194,9 +194,9 @@ const LOOKAHEAD = 16;
  * `highlight(code, lang)`.
  *
  * @example
- * const first = highlightGrowing(null, 'const a = 1;\nlet b', 'ts');
- * const next = highlightGrowing(first, 'const a = 1;\nlet b = 2;', 'ts');
- * next.kept; // 1: `const` is the same piece, the rest was tokenized again
+ * const first = highlightGrowing(null, 'const a = 1; // the first line\nlet b', 'ts');
+ * const next = highlightGrowing(first, 'const a = 1; // the first line\nlet b = 2;', 'ts');
+ * next.kept; // 4: `const`, ` a = `, `1` and `; ` are the same pieces; from the comment on, tokenized again
  */
 export function highlightGrowing(previous: HighlightRun | null, code: string, lang: string): HighlightRun | null {
   if (code.length > MAX_HIGHLIGHT_CHARS) return null;
