@@ -69,56 +69,73 @@ function makeCode(length: number): string {
 
 function measureHighlight(code: string, config: BenchConfig, progress: (what: string) => void): HighlightCost {
   registerGrammar('js', GRAMMAR_SOURCES.js);
-  const step = config.deltaSize;
-  const deltas = Math.ceil(code.length / step);
-  progress(`code block: ${code.length} characters in ${deltas} deltas, highlighted as it grows`);
-  let best = Infinity;
-  for (let round = 0; round < 2; round++) {
-    let run: HighlightRun | null = null;
-    const started = performance.now();
-    for (let end = step; ; end = Math.min(end + step, code.length)) {
-      run = highlightGrowing(run, code.slice(0, end), 'ts');
-      if (end === code.length) break;
-    }
-    best = Math.min(best, performance.now() - started);
-  }
-  progress('code block: highlighted whole per delta (sampled)');
-  const sampleEvery = config.smoke ? 200 : 50;
-  let sampled = 0;
-  const started = performance.now();
-  for (let end = step; end < code.length; end += step * sampleEvery) {
-    highlight(code.slice(0, end), 'ts');
-    sampled++;
-  }
-  const wholeMs = ((performance.now() - started) / sampled) * deltas;
-  return { chars: code.length, deltas, growingMs: Math.round(best), wholeMs: Math.round(wholeMs) };
+  const timed = timeGrowingText(code, config, {
+    incremental: () => {
+      let run: HighlightRun | null = null;
+      return (prefix) => {
+        run = highlightGrowing(run, prefix, 'ts');
+      };
+    },
+    whole: (prefix) => highlight(prefix, 'ts'),
+    sampleEvery: config.smoke ? 200 : 50,
+    progress: (what) => progress(`code block: ${what}`),
+    names: ['highlighted as it grows', 'highlighted whole per delta (sampled)'],
+  });
+  return { chars: code.length, deltas: timed.deltas, growingMs: timed.incrementalMs, wholeMs: timed.wholeMs };
 }
 
 function measureStream(text: string, name: string, config: BenchConfig, progress: (what: string) => void): StreamCost {
+  const timed = timeGrowingText(text, config, {
+    incremental: () => {
+      const md = createMarkdownRenderer();
+      return (prefix) => md.render(prefix);
+    },
+    whole: (prefix) => renderTokens(lexMarkdown(prefix)),
+    sampleEvery: config.smoke ? 400 : 100,
+    progress: (what) => progress(`${name}: ${what}`),
+    names: ['incremental', 'the whole text lexed again per delta (sampled)'],
+  });
+  return { chars: text.length, ...timed, perDeltaUs: Math.round((timed.incrementalMs / timed.deltas) * 1000) };
+}
+
+/**
+ * CPU time for `text` arriving in deltas of `config.deltaSize`: `incremental()` makes a renderer
+ * fed every prefix in turn (best of two passes: JIT state should not decide the figure), and
+ * `whole` is run on a sample of prefixes and scaled to every delta.
+ */
+function timeGrowingText(
+  text: string,
+  config: BenchConfig,
+  how: {
+    incremental: () => (prefix: string) => unknown;
+    whole: (prefix: string) => unknown;
+    sampleEvery: number;
+    progress: (what: string) => void;
+    names: [incremental: string, whole: string];
+  },
+): { deltas: number; incrementalMs: number; wholeMs: number } {
   const step = config.deltaSize;
   const deltas = Math.ceil(text.length / step);
-  progress(`${name}: ${text.length} characters in ${deltas} deltas, incremental`);
-  // One warm-up pass, then the measured one: JIT state should not decide the figure.
+  how.progress(`${text.length} characters in ${deltas} deltas, ${how.names[0]}`);
   let best = Infinity;
   for (let round = 0; round < 2; round++) {
-    const md = createMarkdownRenderer();
+    const render = how.incremental();
     const started = performance.now();
     for (let end = step; ; end = Math.min(end + step, text.length)) {
-      md.render(text.slice(0, end));
+      render(text.slice(0, end));
       if (end === text.length) break;
     }
     best = Math.min(best, performance.now() - started);
   }
-  progress(`${name}: the whole text lexed again per delta (sampled)`);
-  const sampleEvery = config.smoke ? 400 : 100;
+  how.progress(how.names[1]);
   let sampled = 0;
   const started = performance.now();
-  for (let end = step; end < text.length; end += step * sampleEvery) {
-    renderTokens(lexMarkdown(text.slice(0, end)));
+  for (let end = step; end < text.length; end += step * how.sampleEvery) {
+    how.whole(text.slice(0, end));
     sampled++;
   }
   const wholeMs = ((performance.now() - started) / sampled) * deltas;
-  return { chars: text.length, deltas, incrementalMs: Math.round(best), perDeltaUs: Math.round((best / deltas) * 1000), wholeMs: Math.round(wholeMs) };
+  return { deltas, incrementalMs: Math.round(best), wholeMs: Math.round(wholeMs) };
 }
 
 export function markdownSection(m: MarkdownCost): Section {

@@ -152,8 +152,8 @@ test('asks approval for a toolbar tool: Approve runs it, Reject sends the reason
   await expect(toolbar.userMessages.last()).toHaveText('Approved the tool call');
   await expect(toolbar.doneReplies().last()).toContainText('No elements are selected. Press Pick elements');
   // Clicking Approve is not a scroll: the list followed the result and the reply to their end.
-  await expect.poll(() => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2);
-  await expect(toolbar.panel.getByRole('button', { name: 'Scroll to latest' })).toBeHidden();
+  await expect.poll(() => toolbar.distanceFromEnd()).toBeLessThan(2);
+  await expect(toolbar.latestButton).toBeHidden();
 
   await toolbar.send('read my selection again');
   const second = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' }).last();

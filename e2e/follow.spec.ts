@@ -52,8 +52,8 @@ test.describe('a long chat from disk', () => {
     expect(shown).toBeGreaterThanOrEqual(60);
     expect(shown).toBeLessThanOrEqual(100);
     await expect(toolbar.log.getByRole('button', { name: `Show earlier messages (${400 - shown} more)` })).toBeVisible();
-    const latest = toolbar.panel.getByRole('button', { name: 'Scroll to latest' });
-    const distanceFromEnd = () => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    const latest = toolbar.latestButton;
+    const distanceFromEnd = () => toolbar.distanceFromEnd();
     await expect.poll(distanceFromEnd).toBeLessThan(2);
     // Groups the chat has moved past are "settled" (skipped whole while off screen); only the
     // group holding the last message is not.
@@ -128,8 +128,8 @@ test.describe('a long chat from disk', () => {
     await expect(toolbar.log).toBeFocused();
 
     // "Latest" goes back to the end with only the latest messages in the page again.
-    await toolbar.panel.getByRole('button', { name: 'Scroll to latest' }).click();
+    await toolbar.latestButton.click();
     await expect.poll(() => articles.count()).toBeLessThanOrEqual(100);
-    await expect.poll(() => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2);
+    await expect.poll(() => toolbar.distanceFromEnd()).toBeLessThan(2);
   });
 });

@@ -51,10 +51,10 @@ test('sending while scrolled up jumps to the end', async ({ toolbar, page }) => 
   for (let i = 0; i < 4; i++) await toolbar.ask('help');
   await toolbar.log.hover();
   await page.mouse.wheel(0, -5000);
-  await expect(toolbar.panel.getByRole('button', { name: 'Scroll to latest' })).toBeVisible();
+  await expect(toolbar.latestButton).toBeVisible();
   await toolbar.ask('help');
-  await expect(toolbar.panel.getByRole('button', { name: 'Scroll to latest' })).toBeHidden();
-  await expect.poll(() => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2);
+  await expect(toolbar.latestButton).toBeHidden();
+  await expect.poll(() => toolbar.distanceFromEnd()).toBeLessThan(2);
 });
 
 test('says how far a message is over the limit instead of cutting it, and clears picked elements at once', async ({ toolbar, page }, testInfo) => {

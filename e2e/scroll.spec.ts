@@ -13,7 +13,7 @@ test('follows a streaming reply until scrolled up, then offers a way back', asyn
   await toolbar.send('long, to scroll');
   const reply = toolbar.replies().last();
   await expect(toolbar.log.getByRole('article', { name: 'demo/guide, streaming' })).toContainText('Step 8 of a long plan');
-  const distanceFromEnd = () => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  const distanceFromEnd = () => toolbar.distanceFromEnd();
   const scrollTop = () => toolbar.log.evaluate((el) => el.scrollTop);
   // At the end, the list keeps up with the text.
   await expect.poll(distanceFromEnd).toBeLessThan(2);
@@ -21,7 +21,7 @@ test('follows a streaming reply until scrolled up, then offers a way back', asyn
   // Scrolling up from the keyboard (a smooth scroll in Chromium) while text keeps coming.
   await toolbar.log.focus();
   await page.keyboard.press('Home');
-  const latest = toolbar.panel.getByRole('button', { name: 'Scroll to latest' });
+  const latest = toolbar.latestButton;
   await expect(latest).toBeVisible();
   // (Chromium may end a smooth scroll a few px short when the content grows meanwhile.)
   await expect.poll(scrollTop).toBeLessThan(60);
@@ -48,9 +48,9 @@ test.describe('with a reply that has finished', () => {
     await toolbar.start();
     await toolbar.newChat();
     await toolbar.ask('long, to scroll');
-    const distanceFromEnd = () => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    const distanceFromEnd = () => toolbar.distanceFromEnd();
     await expect.poll(distanceFromEnd).toBeLessThan(2);
-    const latest = toolbar.panel.getByRole('button', { name: 'Scroll to latest' });
+    const latest = toolbar.latestButton;
     await expect(latest).toBeHidden();
 
     const frames = (n: number) => toolbar.log.evaluate((_, count) => new Promise<void>((done) => {
@@ -87,7 +87,7 @@ test.describe('with a reply that has finished', () => {
     await toolbar.start();
     await toolbar.newChat();
     await toolbar.ask('long, to scroll');
-    const distanceFromEnd = () => toolbar.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    const distanceFromEnd = () => toolbar.distanceFromEnd();
     const height = () => toolbar.log.evaluate((el) => el.clientHeight);
     await expect.poll(distanceFromEnd).toBeLessThan(2);
     const tall = await height();
@@ -103,6 +103,6 @@ test.describe('with a reply that has finished', () => {
     await page.setViewportSize({ width: viewport.width, height: 500 });
     await expect.poll(height).toBeLessThan(tall - 40);
     await expect.poll(distanceFromEnd).toBeLessThan(2);
-    await expect(toolbar.panel.getByRole('button', { name: 'Scroll to latest' })).toBeHidden();
+    await expect(toolbar.latestButton).toBeHidden();
   });
 });

@@ -67,6 +67,14 @@ export class Toolbar {
   get agentSelect(): Locator {
     return this.panel.getByRole('combobox', { name: 'Agent' });
   }
+  /** The pill that brings a list the user scrolled away from back to its end. */
+  get latestButton(): Locator {
+    return this.panel.getByRole('button', { name: 'Scroll to latest' });
+  }
+  /** How far the message list is scrolled from its end, in px (under 2: at the end). */
+  distanceFromEnd(): Promise<number> {
+    return this.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  }
   get userMessages(): Locator {
     return this.log.getByRole('article', { name: 'You', exact: true });
   }

@@ -31,7 +31,7 @@ export interface LineRun {
  * const first = groupLines([], pieces, 0);
  * const next = groupLines(first.runs, morePieces, kept); // next.runs[0] === first.runs[0] when kept covers it
  */
-export function groupLines(previous: readonly LineRun[], pieces: readonly HighlightPiece[], kept: number, lines = CODE_LINES): { runs: LineRun[]; reused: number } {
+export function groupLines(previous: readonly LineRun[], pieces: readonly HighlightPiece[], kept: number): { runs: LineRun[]; reused: number } {
   let reused = 0;
   while (reused < previous.length && previous[reused]!.complete && previous[reused]!.lastPiece < kept) reused++;
   const runs = previous.slice(0, reused);
@@ -46,7 +46,7 @@ export function groupLines(previous: readonly LineRun[], pieces: readonly Highli
       const p = pieces[piece]!;
       let end = p.text.length;
       for (let i = p.text.indexOf('\n', offset); i !== -1; i = p.text.indexOf('\n', i + 1)) {
-        if (++count === lines) {
+        if (++count === CODE_LINES) {
           end = i + 1;
           complete = true;
           break;
