@@ -118,6 +118,33 @@ describe('createMarkdownRenderer on prose', () => {
     }
   });
 
+  it('does not lex again while code is appended to an open fenced block, and settles it once closed', () => {
+    const lex = vi.spyOn(Lexer.prototype, 'lex');
+    try {
+      const md = createMarkdownRenderer();
+      let text = 'Intro\n\n```ts\n';
+      const first = md.render(text);
+      const before = lex.mock.calls.length;
+      for (const more of ['const a', ' = `x`;\n', '\n', '  // ``` in a comment\n', 'let b']) {
+        text += more;
+        const nodes = md.render(text);
+        expect(describeTree(nodes)).toEqual(renderWhole(text));
+        // The intro keeps its VNode; only the block is rendered again.
+        expect(nodes[0]).toBe(first[0]);
+      }
+      // renderWhole lexes once per step; the renderer did not.
+      expect(lex.mock.calls.length - before).toBe(5);
+      for (const more of [';\n', '``', '`\n\nAfter']) {
+        text += more;
+        expect(describeTree(md.render(text))).toEqual(renderWhole(text));
+      }
+      // A line that starts with a backtick may close the block: each of these lexed again.
+      expect(lex.mock.calls.length - before).toBe(5 + 3 + 2);
+    } finally {
+      lex.mockRestore();
+    }
+  });
+
   it('renders what a full parse renders when prose meets Markdown marks at any point of a stream', () => {
     // Mostly prose, with the characters that could turn prose into something else mixed in.
     const prose = 'awe wtc.:1(2)!  ';

@@ -2,12 +2,15 @@
  * Renders a Markdown text that grows by appends (a streaming message) without re-lexing it whole
  * on every append: settled blocks (see `lex-markdown.ts`) are lexed and turned into VNodes once and
  * their VNodes reused; only the open tail is lexed again, and not even that while prose is
- * appended to an open paragraph of prose (see `plain-append.ts`). Reused VNodes also let Preact
- * skip diffing those blocks. The output equals `renderTokens(lexMarkdown(text))`.
+ * appended to an open paragraph of prose (see `plain-append.ts`) or code to an open fenced code
+ * block (see `open-fence.ts`). Reused VNodes also let Preact skip diffing those blocks. The output
+ * equals `renderTokens(lexMarkdown(text))`.
  */
+import type { Token } from 'marked';
 import type { VNode } from 'preact';
 import { createFootnoteNumbers } from './footnotes.ts';
 import { splitSettled } from './lex-markdown.ts';
+import { extendsFence, fenceToken, openFence } from './open-fence.ts';
 import { extendsProse, openProse, proseParagraph } from './plain-append.ts';
 import { renderTokens } from './render-tokens.tsx';
 
@@ -20,6 +23,43 @@ export interface MarkdownParts {
   settled: readonly VNode[];
   /** The open tail's VNodes (new whenever the tail changed). */
   tail: VNode[];
+}
+
+/**
+ * The tail's last block when appends can extend it without lexing: the VNodes of the tail before
+ * it, its key, and how to extend it (its token with `more` appended, or null when `more` may make
+ * it anything else).
+ */
+interface OpenEnd {
+  before: VNode[];
+  key: number;
+  extend(more: string): Token | null;
+}
+
+/**
+ * The open end of `tail` (lexed tokens), if it is one of the two kinds appends can extend: a
+ * paragraph of prose, or a fenced code block.
+ */
+function findOpenEnd(tail: readonly Token[], source: string): Omit<OpenEnd, 'before' | 'key'> | null {
+  let prose = openProse(tail);
+  if (prose !== null) {
+    return {
+      extend(more) {
+        if (!extendsProse(prose!, more)) return null;
+        prose += more;
+        return proseParagraph(prose!);
+      },
+    };
+  }
+  let fence = openFence(tail, source);
+  if (fence === null) return null;
+  return {
+    extend(more) {
+      if (!extendsFence(fence!, more)) return null;
+      fence = { raw: fence!.raw + more, lang: fence!.lang };
+      return fenceToken(fence);
+    },
+  };
 }
 
 export interface MarkdownRenderer {
@@ -46,21 +86,21 @@ export function createMarkdownRenderer(): MarkdownRenderer {
   let settledTokens = 0;
   /** Footnote numbers as the settled blocks left them; the open tail numbers on from a copy. */
   let footnotes = createFootnoteNumbers();
-  /** The last text rendered, and, when its tail ends in an open paragraph of prose, that paragraph. */
+  /** The last text rendered, and, when its tail ends in a block appends can extend, that block. */
   let last = '';
-  let prose: { text: string; key: number; before: VNode[] } | null = null;
+  let end: OpenEnd | null = null;
 
   const renderParts = (text: string): MarkdownParts => {
-    if (prose !== null && text.length > last.length && text.slice(0, last.length) === last) {
-      const more = text.slice(last.length);
-      if (extendsProse(prose.text, more)) {
+    if (end !== null && text.length > last.length && text.slice(0, last.length) === last) {
+      const token = end.extend(text.slice(last.length));
+      if (token !== null) {
         last = text;
-        prose.text += more;
-        return { settled: settledNodes, tail: prose.before.concat(renderTokens([proseParagraph(prose.text)], prose.key, { footnotes: footnotes.copy() })) };
+        // Neither prose nor code holds a footnote reference: no numbering to carry on from `before`.
+        return { settled: settledNodes, tail: end.before.concat(renderTokens([token], end.key, { footnotes: footnotes.copy() })) };
       }
     }
     last = text;
-    prose = null;
+    end = null;
     // Anything but an append (an edit, another text) starts over. Compared as a slice, not with
     // startsWith: V8's startsWith walks long strings char by char (1.4 s over a 50,000-character
     // reply in 4-character deltas, against 5 ms for the slice's equality).
@@ -76,14 +116,14 @@ export function createMarkdownRenderer(): MarkdownRenderer {
       settledTokens += split.settled.length;
       settledSource = text.slice(0, settledSource.length + split.settledLength);
     }
-    const open = openProse(split.tail);
+    const open = findOpenEnd(split.tail, text);
     if (open === null) return { settled: settledNodes, tail: renderTokens(split.tail, settledTokens, { footnotes: footnotes.copy() }) };
     // Rendered in two parts that equal one render of the tail (keys count on, numbering is
-    // shared), so that the next appends of prose reuse the first part.
+    // shared), so that the next appends to the open end reuse the first part.
     const numbering = footnotes.copy();
     const key = settledTokens + split.tail.length - 1;
-    prose = { text: open, key, before: renderTokens(split.tail.slice(0, -1), settledTokens, { footnotes: numbering }) };
-    return { settled: settledNodes, tail: prose.before.concat(renderTokens(split.tail.slice(-1), key, { footnotes: numbering })) };
+    end = { ...open, key, before: renderTokens(split.tail.slice(0, -1), settledTokens, { footnotes: numbering }) };
+    return { settled: settledNodes, tail: end.before.concat(renderTokens(split.tail.slice(-1), key, { footnotes: numbering })) };
   };
 
   return {
