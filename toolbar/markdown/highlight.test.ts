@@ -105,6 +105,17 @@ describe('highlightGrowing', () => {
     for (let i = 0; i < next.kept; i++) expect(next.pieces[i]).toBe(first.pieces[i]);
   });
 
+  it('keeps the pieces of markup too, resuming inside a tag as a whole pass would', () => {
+    const code = Array.from({ length: 30 }, (_, i) => `<li class="item-${i}" data-n='${i}'>Item ${i} <!-- note --></li>`).join('\n');
+    const first = highlightGrowing(null, `${code}\n<a href="/x" title`, 'html')!;
+    // The end of an open tag: "title" becomes an attribute once its "=" arrives.
+    const next = highlightGrowing(first, `${code}\n<a href="/x" title="t">x</a>`, 'html')!;
+    expect(next.pieces).toEqual(highlight(`${code}\n<a href="/x" title="t">x</a>`, 'html'));
+    expect(next.pieces.slice(-6).map((p) => p.kind)).toEqual(['attr', null, 'string', null, 'tag', null]);
+    expect(next.kept).toBeGreaterThan(first.pieces.length - 8);
+    for (let i = 0; i < next.kept; i++) expect(next.pieces[i]).toBe(first.pieces[i]);
+  });
+
   it('starts over when the code is not an append, or in another language', () => {
     const first = highlightGrowing(null, 'const a = "one"; // the first line of many', 'ts')!;
     const edited = highlightGrowing(first, 'let a = "one"; // the first line of many, edited', 'ts')!;

@@ -71,44 +71,58 @@ export function builtGrammars(): string[] {
 
 const MARKUP = /(<!--[\s\S]*?(?:-->|$))|(<\/?[A-Za-z][\w:-]*)|([A-Za-z_:][\w:.-]*)(?==)|("[^"]*"?|'[^']*'?)/gy;
 
-function highlightMarkup(code: string): HighlightPiece[] {
-  const out: HighlightPiece[] = [];
+/**
+ * Appends the markup pieces of `code` from `from` on to `out`, with the offset of each in `starts`
+ * and whether it starts inside a tag in `inTag`: the one state this tokenizer keeps beside its
+ * position, so a pass resumed at a piece's start, in that piece's state, gives what a pass from 0
+ * gives from there on.
+ */
+function tokenizeMarkup(code: string, from: number, tagAtFrom: boolean, out: HighlightPiece[], starts: number[], inTag: boolean[]): void {
+  let tag = tagAtFrom;
   let plain = '';
-  let inTag = false;
+  let plainAt = from;
+  let plainTag = tag;
   const flush = () => {
-    if (plain) out.push({ text: plain, kind: null });
+    if (plain) {
+      out.push({ text: plain, kind: null });
+      starts.push(plainAt);
+      inTag.push(plainTag);
+    }
     plain = '';
   };
-  for (let i = 0; i < code.length; ) {
+  const push = (at: number, text: string, kind: HighlightKind) => {
+    flush();
+    out.push({ text, kind });
+    starts.push(at);
+    inTag.push(tag);
+  };
+  const addPlain = (at: number, text: string) => {
+    if (!plain) {
+      plainAt = at;
+      plainTag = tag;
+    }
+    plain += text;
+  };
+  for (let i = from; i < code.length; ) {
     MARKUP.lastIndex = i;
     const m = MARKUP.exec(code);
     if (m && m.index === i && m[0].length > 0) {
-      if (m[1] !== undefined) {
-        flush();
-        out.push({ text: m[1], kind: 'comment' });
-      } else if (m[2] !== undefined) {
-        flush();
-        out.push({ text: m[2], kind: 'tag' });
-        inTag = true;
-      } else if (inTag && m[3] !== undefined) {
-        flush();
-        out.push({ text: m[3], kind: 'attr' });
-      } else if (inTag && m[4] !== undefined) {
-        flush();
-        out.push({ text: m[4], kind: 'string' });
-      } else {
-        plain += m[0];
-      }
+      if (m[1] !== undefined) push(i, m[1], 'comment');
+      else if (m[2] !== undefined) {
+        push(i, m[2], 'tag');
+        tag = true;
+      } else if (tag && m[3] !== undefined) push(i, m[3], 'attr');
+      else if (tag && m[4] !== undefined) push(i, m[4], 'string');
+      else addPlain(i, m[0]);
       i += m[0].length;
       continue;
     }
     const c = code[i]!;
-    if (c === '>') inTag = false;
-    plain += c;
+    addPlain(i, c);
+    if (c === '>') tag = false;
     i++;
   }
   flush();
-  return out;
 }
 
 /**
@@ -116,7 +130,7 @@ function highlightMarkup(code: string): HighlightPiece[] {
  * tokenizer keeps no state but its position, so starting at any offset where a piece starts gives
  * what a pass from 0 gives from there on (what `highlightGrowing` relies on).
  */
-function tokenize(g: Grammar, code: string, from: number, out: HighlightPiece[], starts: number[]): void {
+function tokenizeGrammar(g: Grammar, code: string, from: number, out: HighlightPiece[], starts: number[]): void {
   const caseless = g.pattern.flags.includes('i');
   let plain = '';
   let plainAt = from;
@@ -173,8 +187,10 @@ export interface HighlightRun {
   code: string;
   lang: string;
   pieces: HighlightPiece[];
-  /** Where each piece starts in `code`; null for markup, which is highlighted whole every time. */
-  starts: number[] | null;
+  /** Where each piece starts in `code`. */
+  starts: number[];
+  /** Markup only: whether each piece starts inside a tag (see tokenizeMarkup). */
+  inTag: boolean[] | null;
   /** How many of the first pieces are the very objects of the run before (0 when it started over). */
   kept: number;
 }
@@ -201,12 +217,11 @@ const LOOKAHEAD = 16;
 export function highlightGrowing(previous: HighlightRun | null, code: string, lang: string): HighlightRun | null {
   if (code.length > MAX_HIGHLIGHT_CHARS) return null;
   const language = languageOf(lang);
-  if (language === 'markup') return { code, lang, pieces: highlightMarkup(code), starts: null, kept: 0 };
-  const g = language ? grammarOf(language) : null;
-  if (!g) return null;
+  const g = language && language !== 'markup' ? grammarOf(language) : null;
+  if (language !== 'markup' && !g) return null;
   let kept = 0;
   if (
-    previous?.starts &&
+    previous &&
     previous.lang === lang &&
     code.length >= previous.code.length &&
     // A slice's equality, not startsWith (see incremental-markdown.ts).
@@ -219,16 +234,22 @@ export function highlightGrowing(previous: HighlightRun | null, code: string, la
     kept = Math.max(0, j);
   }
   const pieces = kept > 0 ? previous!.pieces.slice(0, kept) : [];
-  const starts = kept > 0 ? previous!.starts!.slice(0, kept) : [];
-  const from = kept > 0 ? previous!.starts![kept]! : 0;
+  const starts = kept > 0 ? previous!.starts.slice(0, kept) : [];
+  const from = kept > 0 ? previous!.starts[kept]! : 0;
   const before = pieces.length;
-  tokenize(g, code, from, pieces, starts);
+  let inTag: boolean[] | null = null;
+  if (g) tokenizeGrammar(g, code, from, pieces, starts);
+  else {
+    inTag = kept > 0 ? previous!.inTag!.slice(0, kept) : [];
+    tokenizeMarkup(code, from, kept > 0 && previous!.inTag![kept]!, pieces, starts, inTag);
+  }
   // Two plain pieces meet where the kept ones end: one piece, as a whole pass gives.
   if (before > 0 && pieces.length > before && pieces[before - 1]!.kind === null && pieces[before]!.kind === null) {
     pieces[before - 1] = { text: pieces[before - 1]!.text + pieces[before]!.text, kind: null };
     pieces.splice(before, 1);
     starts.splice(before, 1);
+    inTag?.splice(before, 1);
     kept--;
   }
-  return { code, lang, pieces, starts, kept };
+  return { code, lang, pieces, starts, inTag, kept };
 }
