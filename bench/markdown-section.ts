@@ -5,9 +5,10 @@
  * tail is lexed again), and, for comparison, a sample of deltas is rendered by lexing the whole
  * text so far (scaled to every delta). The same for a reply that is one paragraph of prose (the
  * browser bench's), where the open tail is the whole text: appended prose is not lexed at all
- * (toolbar/markdown/plain-append.ts). And a long TypeScript code block streaming in, highlighted
- * as it grows (only its end tokenized again) against highlighted whole on every delta. CPU time in
- * this process; no DOM.
+ * (toolbar/markdown/plain-append.ts). And a long TypeScript code block streaming in: in its fence,
+ * where appended code is not lexed either (toolbar/markdown/open-fence.ts), and highlighted as it
+ * grows (only its end tokenized again) against highlighted whole on every delta. CPU time in this
+ * process; no DOM.
  */
 import { registerGrammar } from '../toolbar/markdown/grammar-loader.ts';
 import { GRAMMAR_SOURCES } from '../toolbar/markdown/grammar-sources.ts';
@@ -30,8 +31,12 @@ export interface StreamCost {
 export interface MarkdownCost extends StreamCost {
   /** The same stream of one paragraph of prose. */
   prose: StreamCost;
+  /** The code block of `code`, in an open fence, rendered as Markdown (not highlighted). */
+  fence: StreamCost;
   /** A code block streaming in, highlighted. */
   code: HighlightCost;
+  /** An HTML block of about the same length, highlighted (markup keeps a state: inside a tag or not). */
+  markup: HighlightCost;
 }
 
 export interface HighlightCost {
@@ -48,10 +53,13 @@ const PREVIOUS_RENDERER_MS = 1_100;
 
 export function measureMarkdown(config: BenchConfig, progress: (what: string) => void): MarkdownCost {
   const reply = measureStream(makeReplyText(config.textLength), 'markdown', config, progress);
+  const code = makeCode(MAX_HIGHLIGHT_CHARS - 1_000);
   return {
     ...reply,
     prose: measureStream(makePlainText(config.textLength), 'prose', config, progress),
-    code: measureHighlight(makeCode(MAX_HIGHLIGHT_CHARS - 1_000), config, progress),
+    fence: measureStream('```ts\n' + code, 'code in a fence', config, progress),
+    code: measureHighlight(code, 'ts', config, progress),
+    markup: measureHighlight(makeMarkup(code.length), 'html', config, progress),
   };
 }
 
@@ -67,18 +75,30 @@ function makeCode(length: number): string {
   return lines.join('\n').slice(0, length);
 }
 
-function measureHighlight(code: string, config: BenchConfig, progress: (what: string) => void): HighlightCost {
+/** HTML of about `length` characters: tags, attributes, quoted values, text and comments. */
+function makeMarkup(length: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < length; i++) {
+    const line = `  <li class="item-${i}" data-n='${i}'><a href="/items/${i}">Item ${i}</a> <!-- n ${i} --></li>`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join('\n').slice(0, length);
+}
+
+function measureHighlight(code: string, lang: 'ts' | 'html', config: BenchConfig, progress: (what: string) => void): HighlightCost {
   registerGrammar('js', GRAMMAR_SOURCES.js);
   const timed = timeGrowingText(code, config, {
     incremental: () => {
       let run: HighlightRun | null = null;
       return (prefix) => {
-        run = highlightGrowing(run, prefix, 'ts');
+        run = highlightGrowing(run, prefix, lang);
       };
     },
-    whole: (prefix) => highlight(prefix, 'ts'),
+    whole: (prefix) => highlight(prefix, lang),
     sampleEvery: config.smoke ? 200 : 50,
-    progress: (what) => progress(`code block: ${what}`),
+    progress: (what) => progress(`${lang} code block: ${what}`),
     names: ['highlighted as it grows', 'highlighted whole per delta (sampled)'],
   });
   return { chars: code.length, deltas: timed.deltas, growingMs: timed.incrementalMs, wholeMs: timed.wholeMs };
@@ -149,13 +169,18 @@ export function markdownSection(m: MarkdownCost): Section {
       ['the whole text lexed again per delta (sampled, scaled)', m.wholeMs, Math.round((m.wholeMs / m.deltas) * 1000), '', ''],
       ['one paragraph of prose: incremental (appended prose not lexed)', m.prose.incrementalMs, m.prose.perDeltaUs, '', ''],
       ['one paragraph of prose: lexed again per delta (sampled, scaled)', m.prose.wholeMs, Math.round((m.prose.wholeMs / m.prose.deltas) * 1000), '', ''],
-      [`a ${m.code.chars.toLocaleString('en')}-character code block: highlighted as it grows`, m.code.growingMs, Math.round((m.code.growingMs / m.code.deltas) * 1000), '', ''],
+      [`a ${m.code.chars.toLocaleString('en')}-character code block in an open fence: incremental (appended code not lexed)`, m.fence.incrementalMs, m.fence.perDeltaUs, '', ''],
+      ['the same fence: lexed again per delta (sampled, scaled)', m.fence.wholeMs, Math.round((m.fence.wholeMs / m.fence.deltas) * 1000), '', ''],
+      [`the same code block: highlighted as it grows`, m.code.growingMs, Math.round((m.code.growingMs / m.code.deltas) * 1000), '', ''],
       ['the same code block: highlighted whole per delta (sampled, scaled)', m.code.wholeMs, Math.round((m.code.wholeMs / m.code.deltas) * 1000), '', ''],
+      [`a ${m.markup.chars.toLocaleString('en')}-character HTML block: highlighted as it grows`, m.markup.growingMs, Math.round((m.markup.growingMs / m.markup.deltas) * 1000), '', ''],
+      ['the same HTML block: highlighted whole per delta (sampled, scaled)', m.markup.wholeMs, Math.round((m.markup.wholeMs / m.markup.deltas) * 1000), '', ''],
     ],
     notes: [
       'marked\'s lexer (CommonMark 0.31.2 + GFM) into Preact VNodes, CPU in the bench process, no DOM. The best of two passes.',
       `Target: no more than the hand-written renderer it replaced (about ${PREVIOUS_RENDERER_MS.toLocaleString('en')} ms for this workload on this machine; single passes of both measured 1.8-2.4 s while the machine was busy). The whole-text row shows what the incremental split saves. A reply that is one long paragraph has nothing settled: its open tail is the whole text, which the prose rows show.`,
-      `The code rows are the highlighter alone (toolbar/markdown/highlight.ts), on a TypeScript block just under the ${MAX_HIGHLIGHT_CHARS.toLocaleString('en')} characters past which code shows plain; the toolbar highlights a streaming block as it grows, tokenizing only its end again.`,
+      'The fence rows render the code block as Markdown (VNodes, not highlighted): while no line of it starts like a fence, appended code extends the block without lexing it again.',
+      `The highlighted rows are the highlighter alone (toolbar/markdown/highlight.ts), on a TypeScript block, and an HTML one, just under the ${MAX_HIGHLIGHT_CHARS.toLocaleString('en')} characters past which code shows plain; the toolbar highlights a streaming block as it grows, tokenizing only its end again (markup from where its last kept piece left it, inside a tag or not).`,
     ],
     data: m,
   };
