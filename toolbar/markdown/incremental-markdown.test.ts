@@ -2,7 +2,8 @@ import { isValidElement, type VNode } from 'preact';
 import { Lexer } from 'marked';
 import { describe, expect, it, vi } from 'vitest';
 import { createMarkdownRenderer } from './incremental-markdown.ts';
-import { makeMarkdownSample, TRICKY_SAMPLES } from './markdown-samples.ts';
+import { makeListSample, makeMarkdownSample, TRICKY_SAMPLES } from './markdown-samples.ts';
+import { createRandom } from '../../test-support/seeded-random.ts';
 import { lexMarkdown } from './lex-markdown.ts';
 import { renderTokens } from './render-tokens.tsx';
 
@@ -37,6 +38,15 @@ describe('createMarkdownRenderer', () => {
       expectStreamMatches(text, 1);
       expectStreamMatches(text, 4);
       expectStreamMatches(text, 17);
+    }
+  });
+
+  it('renders what a full parse renders at every step of a streamed list, reusing its items', () => {
+    const random = createRandom(7);
+    for (let n = 0; n < 25; n++) {
+      const text = makeListSample(random);
+      expectStreamMatches(text, 1);
+      expectStreamMatches(text, 5);
     }
   });
 

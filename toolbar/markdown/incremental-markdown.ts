@@ -3,13 +3,15 @@
  * on every append: settled blocks (see `lex-markdown.ts`) are lexed and turned into VNodes once and
  * their VNodes reused; only the open tail is lexed again, and not even that while prose is
  * appended to an open paragraph of prose (see `plain-append.ts`) or code to an open fenced code
- * block (see `open-fence.ts`). Reused VNodes also let Preact skip diffing those blocks. The output
- * equals `renderTokens(lexMarkdown(text))`.
+ * block (see `open-fence.ts`); a long list in the tail is lexed again from its last item only (see
+ * `list-resume.ts`). Reused VNodes also let Preact skip diffing those blocks. The output equals
+ * `renderTokens(lexMarkdown(text))`.
  */
 import type { Token } from 'marked';
 import type { VNode } from 'preact';
 import { createFootnoteNumbers } from './footnotes.ts';
 import { splitSettled } from './lex-markdown.ts';
+import { createTailLexer } from './list-resume.ts';
 import { extendsFence, fenceToken, openFence } from './open-fence.ts';
 import { extendsProse, openProse, proseParagraph } from './plain-append.ts';
 import { renderTokens } from './render-tokens.tsx';
@@ -89,6 +91,8 @@ export function createMarkdownRenderer(): MarkdownRenderer {
   /** The last text rendered, and, when its tail ends in a block appends can extend, that block. */
   let last = '';
   let end: OpenEnd | null = null;
+  /** Lexes the tail, reusing the items of a list in it (see list-resume.ts). */
+  let lists = createTailLexer();
 
   const renderParts = (text: string): MarkdownParts => {
     if (end !== null && text.length > last.length && text.slice(0, last.length) === last) {
@@ -109,8 +113,10 @@ export function createMarkdownRenderer(): MarkdownRenderer {
       settledNodes = [];
       settledTokens = 0;
       footnotes = createFootnoteNumbers();
+      lists = createTailLexer();
     }
-    const split = splitSettled(settledSource.length === 0 ? text : text.slice(settledSource.length));
+    const tail = settledSource.length === 0 ? text : text.slice(settledSource.length);
+    const split = splitSettled(tail, lists.lex(tail));
     if (split.settled.length > 0) {
       for (const node of renderTokens(split.settled, settledTokens, { footnotes })) settledNodes.push(node);
       settledTokens += split.settled.length;

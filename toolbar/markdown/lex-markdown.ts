@@ -51,14 +51,13 @@ export interface SettledSplit {
 }
 
 /**
- * Lexes `text` and splits its tokens into the settled ones and the rest.
+ * Splits the tokens of `text` (lexed here unless given) into the settled ones and the rest.
  *
  * @example
  * splitSettled('para one\n\npara two\n\npara thr')
  * // settled: [para one, space, para two, space], settledLength: 20, tail: [para thr]
  */
-export function splitSettled(text: string): SettledSplit {
-  const tokens = lexMarkdown(text);
+export function splitSettled(text: string, tokens: Token[] = lexMarkdown(text)): SettledSplit {
   // Offsets of each token in the text: the lexer's raw pieces cover it end to end.
   const starts: number[] = [];
   let offset = 0;

@@ -71,3 +71,43 @@ export function makeMarkdownSample(seed: number, parts = 12): string {
   }
   return text;
 }
+
+/** Lists as agents write them, and the item shapes that change how a list lexes. */
+const ITEM_BODIES = [
+  'plain step',
+  '**Step**: update `src/a.ts` so the handler keeps the state',
+  '[ ] a task',
+  '[x] done task',
+  'item\n   with a continuation line',
+  'item\nlazy continuation',
+  'item\n\n   a second paragraph',
+  'code:\n\n   ```ts\n   const a = 1;\n\n   const b = 2;\n   ```',
+  'nested:\n   - one\n   - two',
+  'nested loose:\n\n   - one\n\n   - two',
+  '',
+  '> quote in an item',
+  '# heading in an item',
+];
+const ITEM_SEPARATORS = ['\n', '\n\n', '\n\n\n', '\n  \n'];
+const ENDINGS = ['', '\n\nAfter the list.', '\n\n---\n\nmore', '\n* other bullet', '\nnot an item', '\n\n    indented code'];
+
+/**
+ * A list of a random kind and length (bullets or numbers, tight or loose, items holding
+ * continuations, code, nested lists, tasks), alone or after a paragraph, and what may follow it.
+ *
+ * @example makeListSample(createRandom(1)) // same list for the same seed
+ */
+export function makeListSample(random: () => number): string {
+  const pick = <T,>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const ordered = random() < 0.5;
+  const bullet = pick(['-', '*', '+']);
+  const delimiter = pick(['.', ')']);
+  const first = 1 + Math.floor(random() * 3);
+  const count = 2 + Math.floor(random() * 7);
+  let text = random() < 0.5 ? 'Intro\n\n' : '';
+  for (let i = 0; i < count; i++) {
+    text += (ordered ? `${first + i}${delimiter}` : bullet) + ' ' + pick(ITEM_BODIES);
+    if (i < count - 1) text += pick(ITEM_SEPARATORS);
+  }
+  return text + pick(ENDINGS);
+}
