@@ -5,7 +5,8 @@
  * tail is lexed again), and, for comparison, a sample of deltas is rendered by lexing the whole
  * text so far (scaled to every delta). The same for a reply that is one paragraph of prose (the
  * browser bench's), where the open tail is the whole text: appended prose is not lexed at all
- * (toolbar/markdown/plain-append.ts). And a long TypeScript code block streaming in: in its fence,
+ * (toolbar/markdown/plain-append.ts). The same for one long numbered list, lexed again from its last
+ * item only (toolbar/markdown/list-resume.ts). And a long TypeScript code block streaming in: in its fence,
  * where appended code is not lexed either (toolbar/markdown/open-fence.ts), and highlighted as it
  * grows (only its end tokenized again) against highlighted whole on every delta. CPU time in this
  * process; no DOM.
@@ -33,6 +34,8 @@ export interface MarkdownCost extends StreamCost {
   prose: StreamCost;
   /** The code block of `code`, in an open fence, rendered as Markdown (not highlighted). */
   fence: StreamCost;
+  /** One long numbered list, a paragraph and a code block in each item. */
+  list: StreamCost;
   /** A code block streaming in, highlighted. */
   code: HighlightCost;
   /** An HTML block of about the same length, highlighted (markup keeps a state: inside a tag or not). */
@@ -58,6 +61,7 @@ export function measureMarkdown(config: BenchConfig, progress: (what: string) =>
     ...reply,
     prose: measureStream(makePlainText(config.textLength), 'prose', config, progress),
     fence: measureStream('```ts\n' + code, 'code in a fence', config, progress),
+    list: measureStream(makeList(10_000), 'one long list', config, progress),
     code: measureHighlight(code, 'ts', config, progress),
     markup: measureHighlight(makeMarkup(code.length), 'html', config, progress),
   };
@@ -73,6 +77,20 @@ function makeCode(length: number): string {
     size += line.length + 1;
   }
   return lines.join('\n').slice(0, length);
+}
+
+/** A numbered list of about `length` characters, as agents write plans: each step a line, a code block and a paragraph. */
+function makeList(length: number): string {
+  const items: string[] = [];
+  let size = 0;
+  for (let i = 1; size < length; i++) {
+    // An item's blocks are indented past its marker ("10. " takes four columns).
+    const pad = ' '.repeat(`${i}. `.length);
+    const item = `${i}. **Step ${i}**: update \`src/file${i}.ts\` so the handler keeps the state:\n\n${pad}\`\`\`ts\n${pad}export function handle${i}(state: State) {\n${pad}  return { ...state, count: state.count + ${i} };\n${pad}}\n${pad}\`\`\`\n\n${pad}Then run the tests again.`;
+    items.push(item);
+    size += item.length + 2;
+  }
+  return `Here is the plan:\n\n${items.join('\n\n')}`.slice(0, length);
 }
 
 /** HTML of about `length` characters: tags, attributes, quoted values, text and comments. */
@@ -169,6 +187,8 @@ export function markdownSection(m: MarkdownCost): Section {
       ['the whole text lexed again per delta (sampled, scaled)', m.wholeMs, Math.round((m.wholeMs / m.deltas) * 1000), '', ''],
       ['one paragraph of prose: incremental (appended prose not lexed)', m.prose.incrementalMs, m.prose.perDeltaUs, '', ''],
       ['one paragraph of prose: lexed again per delta (sampled, scaled)', m.prose.wholeMs, Math.round((m.prose.wholeMs / m.prose.deltas) * 1000), '', ''],
+      [`a ${m.list.chars.toLocaleString('en')}-character numbered list, code in every item: incremental (only its last item lexed again)`, m.list.incrementalMs, m.list.perDeltaUs, '', ''],
+      ['the same list: lexed again per delta (sampled, scaled)', m.list.wholeMs, Math.round((m.list.wholeMs / m.list.deltas) * 1000), '', ''],
       [`a ${m.code.chars.toLocaleString('en')}-character code block in an open fence: incremental (appended code not lexed)`, m.fence.incrementalMs, m.fence.perDeltaUs, '', ''],
       ['the same fence: lexed again per delta (sampled, scaled)', m.fence.wholeMs, Math.round((m.fence.wholeMs / m.fence.deltas) * 1000), '', ''],
       [`the same code block: highlighted as it grows`, m.code.growingMs, Math.round((m.code.growingMs / m.code.deltas) * 1000), '', ''],
@@ -179,6 +199,7 @@ export function markdownSection(m: MarkdownCost): Section {
     notes: [
       'marked\'s lexer (CommonMark 0.31.2 + GFM) into Preact VNodes, CPU in the bench process, no DOM. The best of two passes.',
       `Target: no more than the hand-written renderer it replaced (about ${PREVIOUS_RENDERER_MS.toLocaleString('en')} ms for this workload on this machine; single passes of both measured 1.8-2.4 s while the machine was busy). The whole-text row shows what the incremental split saves. A reply that is one long paragraph has nothing settled: its open tail is the whole text, which the prose rows show.`,
+      'A list does not settle until a block after it starts: the list rows stream one long plan (a paragraph and a code block in every item), where the renderer lexes the list again from its last item only (toolbar/markdown/list-resume.ts).',
       'The fence rows render the code block as Markdown (VNodes, not highlighted): while no line of it starts like a fence, appended code extends the block without lexing it again.',
       `The highlighted rows are the highlighter alone (toolbar/markdown/highlight.ts), on a TypeScript block, and an HTML one, just under the ${MAX_HIGHLIGHT_CHARS.toLocaleString('en')} characters past which code shows plain; the toolbar highlights a streaming block as it grows, tokenizing only its end again (markup from where its last kept piece left it, inside a tag or not).`,
     ],
