@@ -39,8 +39,8 @@ interface OpenEnd {
 }
 
 /**
- * The open end of `tail` (lexed tokens), if it is one of the two kinds appends can extend: a
- * paragraph of prose, or a fenced code block.
+ * The open end of `tail` (tokens lexed from `source`), if it is one of the two kinds appends can
+ * extend: a paragraph of prose, or a fenced code block.
  */
 function findOpenEnd(tail: readonly Token[], source: string): Omit<OpenEnd, 'before' | 'key'> | null {
   let prose = openProse(tail);
@@ -122,7 +122,7 @@ export function createMarkdownRenderer(): MarkdownRenderer {
       settledTokens += split.settled.length;
       settledSource = text.slice(0, settledSource.length + split.settledLength);
     }
-    const open = findOpenEnd(split.tail, text);
+    const open = findOpenEnd(split.tail, tail);
     if (open === null) return { settled: settledNodes, tail: renderTokens(split.tail, settledTokens, { footnotes: footnotes.copy() }) };
     // Rendered in two parts that equal one render of the tail (keys count on, numbering is
     // shared), so that the next appends to the open end reuse the first part.
