@@ -239,7 +239,10 @@ describe('SIGKILL at random moments', () => {
             const found = now.get(id)?.message;
             if (!found || last.deleteSent.has(seen.chatId)) continue;
             counts.interrupted++;
-            expect(found.role === 'assistant' && found.status, `${where}: message ${id}, streaming at the kill`).toBe('interrupted');
+            // A reply's end is recorded for disk at once (urgent) while its patch frame waits for
+            // the store's next frame: killed between the two, the reply comes back done although
+            // the client last saw it streaming.
+            expect(['interrupted', 'done'], `${where}: message ${id}, streaming at the kill`).toContain(found.role === 'assistant' && found.status);
             const text = textOf(found);
             expect(text.startsWith(seen.text) || seen.text.startsWith(text), `${where}: message ${id} holds what was streamed`).toBe(true);
           }
