@@ -51,6 +51,16 @@ describe('createMarkdownRenderer', () => {
     }
   });
 
+  it('links a reference to a definition in a block that has settled', () => {
+    const md = createMarkdownRenderer();
+    const text = '[docs]: https://example.com/docs\n\nIntro\n\nRead [the docs][docs] first.\n';
+    const parts = md.renderParts(text);
+    // The definition is settled, the reference is in the open tail, and still a link.
+    expect(parts.settled.length).toBeGreaterThan(0);
+    expect(JSON.stringify(describeTree(parts.tail))).toContain('https://example.com/docs');
+    expect(describeTree(md.render(text))).toEqual(renderWhole(text));
+  });
+
   it('reuses the VNodes of settled blocks while the text grows', () => {
     const md = createMarkdownRenderer();
     const first = md.render('# Title\n\nfirst paragraph\n\nsecond\n');

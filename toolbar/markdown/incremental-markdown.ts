@@ -10,7 +10,7 @@
 import type { Token } from 'marked';
 import type { VNode } from 'preact';
 import { createFootnoteNumbers } from './footnotes.ts';
-import { splitSettled } from './lex-markdown.ts';
+import { collectDefinitions, splitSettled, type LinkDefinitions } from './lex-markdown.ts';
 import { createTailLexer } from './list-resume.ts';
 import { extendsFence, fenceToken, openFence } from './open-fence.ts';
 import { extendsProse, openProse, proseParagraph } from './plain-append.ts';
@@ -93,6 +93,8 @@ export function createMarkdownRenderer(): MarkdownRenderer {
   let end: OpenEnd | null = null;
   /** Lexes the tail, reusing the items of a list in it (see list-resume.ts). */
   let lists = createTailLexer();
+  /** The reference definitions in the settled blocks: the tail's references use them too. */
+  let definitions: LinkDefinitions = {};
 
   const renderParts = (text: string): MarkdownParts => {
     if (end !== null && text.length > last.length && text.slice(0, last.length) === last) {
@@ -114,10 +116,12 @@ export function createMarkdownRenderer(): MarkdownRenderer {
       settledTokens = 0;
       footnotes = createFootnoteNumbers();
       lists = createTailLexer();
+      definitions = {};
     }
     const tail = settledSource.length === 0 ? text : text.slice(settledSource.length);
-    const split = splitSettled(tail, lists.lex(tail));
+    const split = splitSettled(tail, lists.lex(tail, definitions));
     if (split.settled.length > 0) {
+      collectDefinitions(split.settled, definitions);
       for (const node of renderTokens(split.settled, settledTokens, { footnotes })) settledNodes.push(node);
       settledTokens += split.settled.length;
       settledSource = text.slice(0, settledSource.length + split.settledLength);

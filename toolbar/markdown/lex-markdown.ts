@@ -7,10 +7,11 @@
  * line that is complete (a line break follows it). After a blank line, only a list (a next item or
  * an indented continuation), an unclosed fence or an HTML block of kinds 1-5 can still take more
  * lines, and in each of those cases the lexer would not have started a new top-level block there.
- * Reference definitions are the one exception (a later `[x]: url` changes an earlier `[x]`); agents
- * do not write them, and a settled block keeps the reading it had.
+ * Reference definitions are the one exception: a later `[x]: url` changes an earlier `[x]`. Agents
+ * do not write them, and a settled block keeps the reading it had. (Definitions in settled blocks
+ * do reach the open tail: the renderer lexes it with them, see `collectDefinitions`.)
  */
-import { Lexer, type MarkedOptions, type Token, type TokensList } from 'marked';
+import { Lexer, type MarkedOptions, type Token, type Tokens, type TokensList } from 'marked';
 import { footnoteDefinition, footnoteReference } from './footnotes.ts';
 
 // The extensions as marked.use() would register them, without pulling marked's HTML parser and
@@ -29,16 +30,44 @@ const OPTIONS: MarkedOptions = {
   },
 };
 
+/** Reference definitions (`[label]: url "title"`) by label, as marked keeps them beside the tokens. */
+export type LinkDefinitions = Record<string, { href: string; title: string }>;
+
 /**
+ * `links`: definitions made before `text` (in blocks already lexed), which its references use.
+ *
  * @example lexMarkdown('# Title\n\nText') // [heading, space, paragraph]
+ * @example lexMarkdown('See [x].', { x: { href: 'https://a.b', title: '' } }) // a paragraph with a link
  */
-export function lexMarkdown(text: string): TokensList | Token[] {
+export function lexMarkdown(text: string, links?: LinkDefinitions): TokensList | Token[] {
   try {
-    return new Lexer(OPTIONS).lex(text);
+    const lexer = new Lexer(OPTIONS);
+    if (links) Object.assign(lexer.tokens.links, links);
+    return lexer.lex(text);
   } catch {
     // Hostile nesting (thousands of ">" or list levels) overflows the lexer's stack: show the text.
     return [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text, escaped: true }] }];
   }
+}
+
+/**
+ * Adds the reference definitions in `tokens` (at any depth: a definition in a list item or a quote
+ * counts for the whole text) to `into`; the first for a label wins, as in marked.
+ *
+ * @example collectDefinitions(lexMarkdown('[x]: https://a.b\n\ntext'), {}) // { x: { href: 'https://a.b', title: '' } }
+ */
+export function collectDefinitions(tokens: readonly Token[], into: LinkDefinitions): LinkDefinitions {
+  for (const token of tokens) {
+    if (token.type === 'def') {
+      const def = token as Tokens.Def;
+      if (!Object.hasOwn(into, def.tag)) into[def.tag] = { href: def.href, title: def.title };
+    } else if (token.type === 'list') {
+      for (const item of (token as Tokens.List).items) collectDefinitions(item.tokens, into);
+    } else if ('tokens' in token && Array.isArray(token.tokens) && token.type !== 'paragraph' && token.type !== 'heading') {
+      collectDefinitions(token.tokens, into);
+    }
+  }
+  return into;
 }
 
 export interface SettledSplit {

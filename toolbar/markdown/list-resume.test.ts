@@ -41,6 +41,23 @@ describe('createTailLexer', () => {
     }
   });
 
+  it('reuses items with definitions from before the tail, and lexes whole a tail that defines its own', () => {
+    const links = { x: { href: 'https://example.com/x', title: '' } };
+    const lexer = createTailLexer();
+    const lex = vi.spyOn(Lexer.prototype, 'lex');
+    try {
+      for (const text of ['- see [x]\n- and [x] again', '- see [x]\n- and [x] again, linked', '- see [x]\n- and [x] again, linked\n- [y]\n\n[y]: https://example.com/y']) {
+        expect([...lexer.lex(text, links)], text).toEqual([...lexMarkdown(text, links)]);
+      }
+      // Each step is the lexer's call(s), then the check's whole lex: the second text is lexed from
+      // its last item (23 characters); for the third, the lex from its last item finds a definition
+      // of its own ([y]), so it is lexed whole (67).
+      expect(lex.mock.calls.map(([src]) => src.length)).toEqual([25, 25, 23, 33, 57, 67, 67]);
+    } finally {
+      lex.mockRestore();
+    }
+  });
+
   it('lexes a tight list whole once it turns loose, and a loose one with a new task item', () => {
     for (const [first, next] of [
       ['- a\n- b\n- c', '- a\n- b\n- c\n\n- d'], // tight to loose: every item gets a paragraph

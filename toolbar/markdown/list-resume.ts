@@ -12,9 +12,16 @@
  *   moves into the paragraph);
  * - a tight list stays tight only while the new items are; once they are loose, the old items
  *   change too, and the tail is lexed whole.
+ * A tail with a reference definition (`[label]: url`) is lexed whole: it decides links in any item.
  */
-import type { Token, Tokens } from 'marked';
-import { lexMarkdown } from './lex-markdown.ts';
+import type { Token, Tokens, TokensList } from 'marked';
+import { lexMarkdown, type LinkDefinitions } from './lex-markdown.ts';
+
+/** How many reference definitions (`[label]: url`) lexing knew of, given or its own (marked keeps them beside the tokens). */
+function countLinks(tokens: Token[]): number {
+  const links = (tokens as Partial<TokensList>).links;
+  return links === undefined ? 0 : Object.keys(links).length;
+}
 
 /** The tail's last list, lexed: what an append can reuse of it. */
 interface ListCache {
@@ -28,11 +35,16 @@ interface ListCache {
   listHead: string;
   /** Its items but the last. */
   items: Tokens.ListItem[];
+  /** How many definitions from before the tail it was lexed with. */
+  given: number;
 }
 
 export interface TailLexer {
-  /** `lexMarkdown(tail)`, reusing the items of the last list of the previous tail this one extends. */
-  lex(tail: string): Token[];
+  /**
+   * `lexMarkdown(tail, links)`, reusing the items of the last list of the previous tail this one
+   * extends. `links`: the definitions before the tail, which only ever gain labels.
+   */
+  lex(tail: string, links?: LinkDefinitions): Token[];
 }
 
 /**
@@ -46,8 +58,11 @@ export interface TailLexer {
 export function createTailLexer(): TailLexer {
   let cache: ListCache | null = null;
 
-  const remember = (tail: string, tokens: Token[]): void => {
+  const remember = (tail: string, tokens: Token[], given: number): void => {
     cache = null;
+    // A reference definition anywhere in the tail decides links in every item (the lexer reads
+    // inline text once all blocks are in): a lex of the last item alone would not know it.
+    if (countLinks(tokens) > given) return;
     let k = tokens.length - 1;
     while (k >= 0 && tokens[k]!.type !== 'list') k--;
     if (k < 0) return;
@@ -67,6 +82,7 @@ export function createTailLexer(): TailLexer {
       list,
       listHead: tail.slice(listStart, itemStart),
       items: list.items.slice(0, -1),
+      given,
     };
   };
 
@@ -85,19 +101,20 @@ export function createTailLexer(): TailLexer {
   };
 
   return {
-    lex(tail) {
+    lex(tail, links) {
+      const given = links ? Object.keys(links).length : 0;
       const c: ListCache | null = cache;
-      if (c !== null && tail.length > c.source.length && tail.slice(0, c.source.length) === c.source && !tail.includes('\r', c.source.length)) {
-        const rest = lexMarkdown(tail.slice(c.source.length));
-        const list = rest[0]?.type === 'list' ? extend(c, rest[0] as Tokens.List) : null;
+      if (c !== null && c.given === given && tail.length > c.source.length && tail.slice(0, c.source.length) === c.source && !tail.includes('\r', c.source.length)) {
+        const rest = lexMarkdown(tail.slice(c.source.length), links);
+        const list = rest[0]?.type === 'list' && countLinks(rest) === given ? extend(c, rest[0] as Tokens.List) : null;
         if (list !== null) {
           const tokens = [...c.before, list, ...rest.slice(1)];
-          remember(tail, tokens);
+          remember(tail, tokens, given);
           return tokens;
         }
       }
-      const tokens = lexMarkdown(tail);
-      remember(tail, tokens);
+      const tokens = lexMarkdown(tail, links);
+      remember(tail, tokens, given);
       return tokens;
     },
   };

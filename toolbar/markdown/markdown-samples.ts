@@ -25,6 +25,8 @@ export const TRICKY_SAMPLES: readonly string[] = [
   'Prose line one  \nhard break after two spaces\n\nSetext candidate\n===\n\nTable candidate | a\n--- | ---\n\nLast words',
   'Caf\u00e9 na\u00efve \u65e5\u672c\u8a9e text 42 and \u00b2.\n\nA footnote[^1] here.\n\n[^1]: The note.\n\nAfter the note, prose!\n\n- item\n\nunindented prose after a list',
   '> quote\n\nProse after a quote\n\n```\nfence\n\nProse inside an open fence',
+  // References to definitions in blocks that settle before them, in a quote and in a list item.
+  '[a]: https://example.com/a "A"\n\n> [b]: https://example.com/b\n\n- [c]: https://example.com/c\n\nSee [a], [b][] and [the c][c].\n\n- [a] in a list\n\n[a]: https://example.com/other (not the first)\n\n[a] again',
 ];
 
 const PARTS: readonly ((r: () => number) => string)[] = [
@@ -87,13 +89,15 @@ const ITEM_BODIES = [
   '',
   '> quote in an item',
   '# heading in an item',
+  'see [the docs][ref] and [x]',
 ];
 const ITEM_SEPARATORS = ['\n', '\n\n', '\n\n\n', '\n  \n'];
-const ENDINGS = ['', '\n\nAfter the list.', '\n\n---\n\nmore', '\n* other bullet', '\nnot an item', '\n\n    indented code'];
+const ENDINGS = ['', '\n\nAfter the list.', '\n\n---\n\nmore', '\n* other bullet', '\nnot an item', '\n\n    indented code', '\n\n[ref]: https://example.com/docs'];
 
 /**
  * A list of a random kind and length (bullets or numbers, tight or loose, items holding
- * continuations, code, nested lists, tasks), alone or after a paragraph, and what may follow it.
+ * continuations, code, nested lists, tasks, reference links), alone or after a paragraph or a
+ * reference definition, and what may follow it.
  *
  * @example makeListSample(createRandom(1)) // same list for the same seed
  */
@@ -104,7 +108,7 @@ export function makeListSample(random: () => number): string {
   const delimiter = pick(['.', ')']);
   const first = 1 + Math.floor(random() * 3);
   const count = 2 + Math.floor(random() * 7);
-  let text = random() < 0.5 ? 'Intro\n\n' : '';
+  let text = pick(['', 'Intro\n\n', '[x]: https://example.com/x\n\n']);
   for (let i = 0; i < count; i++) {
     text += (ordered ? `${first + i}${delimiter}` : bullet) + ' ' + pick(ITEM_BODIES);
     if (i < count - 1) text += pick(ITEM_SEPARATORS);
