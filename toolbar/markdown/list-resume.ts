@@ -12,7 +12,8 @@
  *   moves into the paragraph);
  * - a tight list stays tight only while the new items are; once they are loose, the old items
  *   change too, and the tail is lexed whole.
- * A tail with a reference definition (`[label]: url`) is lexed whole: it decides links in any item.
+ * A tail that defines a link itself (`[label]: url`) is lexed whole: the definition decides
+ * references in any item, before or after it. Definitions made before the tail are given to every lex.
  */
 import type { Token, Tokens, TokensList } from 'marked';
 import { lexMarkdown, type LinkDefinitions } from './lex-markdown.ts';
@@ -48,7 +49,7 @@ export interface TailLexer {
 }
 
 /**
- * A lexer for one streaming reply's open tail: keep one per tail, as the renderer does.
+ * A lexer for the open tail of one streaming text: keep one per text, as the renderer does.
  *
  * @example
  * const lexer = createTailLexer();
