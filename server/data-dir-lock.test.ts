@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,6 +47,20 @@ describe('lockDataDir', () => {
     await writeFile(path.join(dir, 'server.lock'), 'garbage');
     await (await lockDataDir(dir)).release();
   });
+
+  it('takes over a stale lock once the claim of a starter that died while taking it over is old', async () => {
+    const dir = await tmp();
+    const file = path.join(dir, 'server.lock');
+    const pid = await deadPid();
+    await writeFile(file, `${pid}\n`);
+    // What a starter leaves when it dies between claiming the takeover and finishing it.
+    await link(file, `${file}.takeover-${pid}`);
+    await new Promise((r) => setTimeout(r, 5_200));
+    const lock = await lockDataDir(dir);
+    expect(await readFile(lock.file, 'utf8')).toBe(`${process.pid}\n`);
+    await lock.release();
+    expect(await readdir(dir)).toEqual([]);
+  }, 20_000);
 });
 
 describe('lockDataDir across processes started at the same moment', () => {

@@ -2,10 +2,12 @@
  * One server per data folder, race-free: `DATA_DIR/server.lock` holds the owner's pid and is
  * created atomically with its content (written to a temp file, then hard-linked into place, which
  * fails if the lock exists), so of two servers started at the same moment exactly one gets it. A
- * lock left by a crashed process (its pid is gone) is taken over; a live one is refused.
+ * lock left by a crashed process (its pid is gone) is taken over, by one starter at a time (see
+ * the takeover claim below); a live one is refused.
  */
 import { randomBytes } from 'node:crypto';
-import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { link, lstat, readFile, unlink, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 
 export interface DataDirLock {
@@ -24,6 +26,9 @@ export class DataDirBusyError extends Error {
     this.name = 'DataDirBusyError';
   }
 }
+
+/** A takeover claim this old was left by a starter that died in it (a takeover takes two file operations). */
+const LEFT_CLAIM_MS = 5_000;
 
 function isAlive(pid: number): boolean {
   try {
@@ -52,7 +57,7 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   const mine = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   await writeFile(mine, `${process.pid}\n`, { mode: 0o600 });
   try {
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 0; attempt < 50; attempt++) {
       try {
         await link(mine, file);
         let released = false;
@@ -69,22 +74,33 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
       }
       const holder = await readPid(file);
       if (holder !== null && holder !== process.pid && isAlive(holder)) throw new DataDirBusyError(dataDir, holder);
-      // Stale (its process is gone, or the file is unreadable): move it aside atomically. If what
-      // we moved turns out to be a fresh lock another starter just made, put it back and yield.
-      const aside = `${file}.stale.${randomBytes(4).toString('hex')}`;
+      // Stale (its process is gone, or the file is unreadable). Claim the takeover of this very
+      // file with an exclusive hard link named after its holder: of the starters that saw it stale,
+      // one wins the claim, and while the claim exists nobody else can remove or replace the lock
+      // (a starter's own link fails while it exists), so the lock removed is the one checked.
+      // Moving the lock aside instead lost a fresh lock to a starter that read it stale a moment
+      // before: two servers then held the folder.
+      const claim = `${file}.takeover-${holder ?? 'unreadable'}`;
       try {
-        await rename(file, aside);
+        await link(file, claim);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-        throw error;
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') continue;
+        if (code !== 'EEXIST') throw error;
+        // Another starter is taking it over: in a moment the lock is free, or theirs. A claim
+        // older than a takeover could take was left by a starter that died in it.
+        const since = await lstat(claim).then((st) => Date.now() - st.ctimeMs, () => 0);
+        if (since > LEFT_CLAIM_MS) await unlink(claim).catch(() => {});
+        await sleep(10 + Math.random() * 20);
+        continue;
       }
-      const moved = await readPid(aside);
-      if (moved !== holder && moved !== null && isAlive(moved)) {
-        await link(aside, file).catch(() => {});
-        await unlink(aside).catch(() => {});
-        throw new DataDirBusyError(dataDir, moved);
+      try {
+        // The claim is the file as it was when linked: the stale lock, or (read stale just before
+        // another starter replaced it) a fresh one, which stays.
+        if ((await readPid(claim)) === holder) await unlink(file).catch(() => {});
+      } finally {
+        await unlink(claim).catch(() => {});
       }
-      await unlink(aside).catch(() => {});
     }
     throw new Error(`Could not lock ${dataDir}: its lock file kept changing`);
   } finally {
