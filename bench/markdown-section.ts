@@ -67,42 +67,35 @@ export function measureMarkdown(config: BenchConfig, progress: (what: string) =>
   };
 }
 
+/** `part(0)`, `part(1)`, … joined by `separator`, until they hold `length` characters (or a little more). */
+function joinParts(length: number, separator: string, part: (i: number) => string): string {
+  const parts: string[] = [];
+  for (let i = 0, size = 0; size < length; i++) {
+    parts.push(part(i));
+    size += parts[i]!.length + separator.length;
+  }
+  return parts.join(separator);
+}
+
 /** TypeScript of about `length` characters: keywords, strings, numbers, comments on every line. */
 function makeCode(length: number): string {
-  const lines: string[] = [];
-  let size = 0;
-  for (let i = 0; size < length; i++) {
-    const line = `  const value${i} = await load("items/${i}", { limit: ${i * 3}, strict: ${i % 2 === 0} }); // step ${i}`;
-    lines.push(line);
-    size += line.length + 1;
-  }
-  return lines.join('\n').slice(0, length);
+  return joinParts(length, '\n', (i) => `  const value${i} = await load("items/${i}", { limit: ${i * 3}, strict: ${i % 2 === 0} }); // step ${i}`).slice(0, length);
 }
 
 /** A numbered list of about `length` characters, as agents write plans: each step a line, a code block and a paragraph. */
 function makeList(length: number): string {
-  const items: string[] = [];
-  let size = 0;
-  for (let i = 1; size < length; i++) {
+  const items = joinParts(length, '\n\n', (i) => {
+    const n = i + 1;
     // An item's blocks are indented past its marker ("10. " takes four columns).
-    const pad = ' '.repeat(`${i}. `.length);
-    const item = `${i}. **Step ${i}**: update \`src/file${i}.ts\` so the handler keeps the state:\n\n${pad}\`\`\`ts\n${pad}export function handle${i}(state: State) {\n${pad}  return { ...state, count: state.count + ${i} };\n${pad}}\n${pad}\`\`\`\n\n${pad}Then run the tests again.`;
-    items.push(item);
-    size += item.length + 2;
-  }
-  return `Here is the plan:\n\n${items.join('\n\n')}`.slice(0, length);
+    const pad = ' '.repeat(`${n}. `.length);
+    return `${n}. **Step ${n}**: update \`src/file${n}.ts\` so the handler keeps the state:\n\n${pad}\`\`\`ts\n${pad}export function handle${n}(state: State) {\n${pad}  return { ...state, count: state.count + ${n} };\n${pad}}\n${pad}\`\`\`\n\n${pad}Then run the tests again.`;
+  });
+  return `Here is the plan:\n\n${items}`.slice(0, length);
 }
 
 /** HTML of about `length` characters: tags, attributes, quoted values, text and comments. */
 function makeMarkup(length: number): string {
-  const lines: string[] = [];
-  let size = 0;
-  for (let i = 0; size < length; i++) {
-    const line = `  <li class="item-${i}" data-n='${i}'><a href="/items/${i}">Item ${i}</a> <!-- n ${i} --></li>`;
-    lines.push(line);
-    size += line.length + 1;
-  }
-  return lines.join('\n').slice(0, length);
+  return joinParts(length, '\n', (i) => `  <li class="item-${i}" data-n='${i}'><a href="/items/${i}">Item ${i}</a> <!-- n ${i} --></li>`).slice(0, length);
 }
 
 function measureHighlight(code: string, lang: 'ts' | 'html', config: BenchConfig, progress: (what: string) => void): HighlightCost {

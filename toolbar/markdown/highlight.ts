@@ -72,57 +72,69 @@ export function builtGrammars(): string[] {
 const MARKUP = /(<!--[\s\S]*?(?:-->|$))|(<\/?[A-Za-z][\w:-]*)|([A-Za-z_:][\w:.-]*)(?==)|("[^"]*"?|'[^']*'?)/gy;
 
 /**
+ * Collects a tokenizer's pieces into `out`, with where each starts in `starts` and, for markup,
+ * its state in `states`: neighbouring plain text becomes one piece, starting where its first part
+ * did, in that part's state.
+ */
+function createPieceWriter(out: HighlightPiece[], starts: number[], states: boolean[] | null) {
+  let plain = '';
+  let plainAt = 0;
+  let plainState = false;
+  const flush = () => {
+    if (!plain) return;
+    out.push({ text: plain, kind: null });
+    starts.push(plainAt);
+    states?.push(plainState);
+    plain = '';
+  };
+  return {
+    add(at: number, text: string, kind: HighlightKind | null, state = false) {
+      if (kind === null) {
+        if (!plain) {
+          plainAt = at;
+          plainState = state;
+        }
+        plain += text;
+        return;
+      }
+      flush();
+      out.push({ text, kind });
+      starts.push(at);
+      states?.push(state);
+    },
+    end: flush,
+  };
+}
+
+/**
  * Appends the markup pieces of `code` from `from` on to `out`, with the offset of each in `starts`
  * and whether it starts inside a tag in `inTag`: the one state this tokenizer keeps beside its
  * position, so a pass resumed at a piece's start, in that piece's state, gives what a pass from 0
  * gives from there on.
  */
 function tokenizeMarkup(code: string, from: number, tagAtFrom: boolean, out: HighlightPiece[], starts: number[], inTag: boolean[]): void {
+  const w = createPieceWriter(out, starts, inTag);
   let tag = tagAtFrom;
-  let plain = '';
-  let plainAt = from;
-  let plainTag = tag;
-  const flush = () => {
-    if (plain) {
-      out.push({ text: plain, kind: null });
-      starts.push(plainAt);
-      inTag.push(plainTag);
-    }
-    plain = '';
-  };
-  const push = (at: number, text: string, kind: HighlightKind) => {
-    flush();
-    out.push({ text, kind });
-    starts.push(at);
-    inTag.push(tag);
-  };
-  const addPlain = (at: number, text: string) => {
-    if (!plain) {
-      plainAt = at;
-      plainTag = tag;
-    }
-    plain += text;
-  };
   for (let i = from; i < code.length; ) {
     MARKUP.lastIndex = i;
     const m = MARKUP.exec(code);
     if (m && m.index === i && m[0].length > 0) {
-      if (m[1] !== undefined) push(i, m[1], 'comment');
+      if (m[1] !== undefined) w.add(i, m[1], 'comment', tag);
       else if (m[2] !== undefined) {
-        push(i, m[2], 'tag');
+        w.add(i, m[2], 'tag', tag);
         tag = true;
-      } else if (tag && m[3] !== undefined) push(i, m[3], 'attr');
-      else if (tag && m[4] !== undefined) push(i, m[4], 'string');
-      else addPlain(i, m[0]);
+      } else if (tag && m[3] !== undefined) w.add(i, m[3], 'attr', tag);
+      else if (tag && m[4] !== undefined) w.add(i, m[4], 'string', tag);
+      else w.add(i, m[0], null, tag);
       i += m[0].length;
       continue;
     }
     const c = code[i]!;
-    addPlain(i, c);
+    w.add(i, c, null, tag);
     if (c === '>') tag = false;
     i++;
   }
-  flush();
+  w.end();
 }
 
 /**
@@ -132,44 +144,26 @@ function tokenizeMarkup(code: string, from: number, tagAtFrom: boolean, out: Hig
  */
 function tokenizeGrammar(g: Grammar, code: string, from: number, out: HighlightPiece[], starts: number[]): void {
   const caseless = g.pattern.flags.includes('i');
-  let plain = '';
-  let plainAt = from;
-  const push = (at: number, text: string, kind: HighlightKind | null) => {
-    if (kind === null) {
-      if (!plain) plainAt = at;
-      plain += text;
-      return;
-    }
-    if (plain) {
-      out.push({ text: plain, kind: null });
-      starts.push(plainAt);
-    }
-    plain = '';
-    out.push({ text, kind });
-    starts.push(at);
-  };
+  const w = createPieceWriter(out, starts, null);
   for (let i = from; i < code.length; ) {
     g.pattern.lastIndex = i;
     const m = g.pattern.exec(code);
     if (!m || m[0].length === 0) {
-      push(i, code[i]!, null);
+      w.add(i, code[i]!, null);
       i++;
       continue;
     }
     const [text, comment, string, number, word] = m;
-    if (comment !== undefined) push(i, text, 'comment');
-    else if (string !== undefined) push(i, text, 'string');
-    else if (number !== undefined) push(i, text, 'number');
+    if (comment !== undefined) w.add(i, text, 'comment');
+    else if (string !== undefined) w.add(i, text, 'string');
+    else if (number !== undefined) w.add(i, text, 'number');
     else if (word !== undefined) {
       const key = caseless ? word.toLowerCase() : word;
-      push(i, text, g.keywords.has(key) ? 'keyword' : g.literals.has(key) ? 'literal' : null);
+      w.add(i, text, g.keywords.has(key) ? 'keyword' : g.literals.has(key) ? 'literal' : null);
     }
     i += text.length;
   }
-  if (plain) {
-    out.push({ text: plain, kind: null });
-    starts.push(plainAt);
-  }
+  w.end();
 }
 
 /**
