@@ -210,6 +210,25 @@ test.describe('while a long reply streams', () => {
     await snap(page, testInfo, 'long-stopped');
   });
 
+  test('keeps each item of a list being streamed in its own paint layer, built once', async ({ toolbar }) => {
+    await toolbar.send('something long');
+    const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
+    await expect(streaming).toContainText('Step 6 of a long plan');
+    const items = streaming.locator('.ab-md > ol > li');
+    // The items as elements, kept in the page: the items a delta cannot change stay these very
+    // elements, each its own stacking context, so a frame of streaming repaints the last one only.
+    const first = await items.evaluateAll((lis) => {
+      (window as unknown as { seenItems: Element[] }).seenItems = lis.slice(0, 5);
+      return lis.map((li) => getComputedStyle(li).isolation);
+    });
+    expect(first.slice(0, 5)).toEqual(['isolate', 'isolate', 'isolate', 'isolate', 'isolate']);
+    await expect(streaming).toContainText('Step 12 of a long plan');
+    const same = await items.evaluateAll((lis) => (window as unknown as { seenItems: Element[] }).seenItems.map((li, i) => li === lis[i]));
+    expect(same).toEqual([true, true, true, true, true]);
+    await toolbar.stopButton.click();
+    await expect(toolbar.log.getByRole('article', { name: 'demo/guide, stopped' })).toBeVisible();
+  });
+
   test('keeps the settled blocks of a streaming reply in one paint layer, laid out as without it', async ({ toolbar }) => {
     await toolbar.send('show me markdown');
     const md = toolbar.log.getByRole('article').last().locator('.ab-md').first();

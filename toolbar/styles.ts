@@ -308,6 +308,9 @@ export const TOOLBAR_CSS = /* css */ `
    tail and reuses this whole. isolation, not contain: margins still collapse through it, and the
    spacing is the same as if its blocks were the message's own children. */
 .ab-md-settled { isolation: isolate; }
+/* A list stays open (not settled) until a block after it starts, so a long plan streams as one
+   list: each of its items is its own paint layer too, and a frame repaints the item that grew. */
+.ab-md > ul > li, .ab-md > ol > li { isolation: isolate; }
 .ab-md-settled > :first-child { margin-top: 0; }
 .ab-md-settled:last-child > :last-child { margin-bottom: 0; }
 .ab-md p { margin: 0 0 8px; }

@@ -51,6 +51,27 @@ describe('createMarkdownRenderer', () => {
     }
   });
 
+  it('keeps the VNode of every list item a delta cannot change, so that Preact skips it', () => {
+    const md = createMarkdownRenderer();
+    const items = Array.from({ length: 12 }, (_, i) => `${i + 1}. **Step ${i + 1}**: run \`npm test\`[^${i % 2}] and fix what fails`);
+    const text = `Plan:\n\n${items.join('\n')}\n\n[^0]: Even.\n[^1]: Odd.`;
+    let previous: VNode[] = [];
+    let kept = 0;
+    for (let end = 1; end <= text.length; end++) {
+      const nodes = md.render(text.slice(0, end));
+      const list = nodes.find((node) => node.type === 'ol');
+      const lis = list ? ((list.props as { children: VNode[] }).children) : [];
+      // Every item before the last was there, unchanged, at the previous step: the same VNode.
+      for (let i = 0; i < lis.length - 1 && i < previous.length - 1; i++) {
+        expect(lis[i], `item ${i} at ${end}`).toBe(previous[i]);
+        kept++;
+      }
+      previous = lis;
+    }
+    expect(kept).toBeGreaterThan(1000);
+    expect(describeTree(md.render(text))).toEqual(renderWhole(text));
+  });
+
   it('links a reference to a definition in a block that has settled', () => {
     const md = createMarkdownRenderer();
     const text = '[docs]: https://example.com/docs\n\nIntro\n\nRead [the docs][docs] first.\n';

@@ -14,7 +14,7 @@ import { collectDefinitions, splitSettled, type LinkDefinitions } from './lex-ma
 import { createTailLexer } from './list-resume.ts';
 import { extendsFence, fenceToken, openFence } from './open-fence.ts';
 import { extendsProse, openProse, proseParagraph } from './plain-append.ts';
-import { renderTokens } from './render-tokens.tsx';
+import { renderTokens, type ListItemCache } from './render-tokens.tsx';
 
 /** A render split where the text stops changing: what has settled, and the open tail after it. */
 export interface MarkdownParts {
@@ -95,6 +95,8 @@ export function createMarkdownRenderer(): MarkdownRenderer {
   let lists = createTailLexer();
   /** The reference definitions in the settled blocks: the tail's references use them too. */
   let definitions: LinkDefinitions = {};
+  /** VNodes of list items by token: items `lists` reuses keep theirs, and Preact skips them. */
+  const items: ListItemCache = new WeakMap();
 
   const renderParts = (text: string): MarkdownParts => {
     if (end !== null && text.length > last.length && text.slice(0, last.length) === last) {
@@ -122,18 +124,18 @@ export function createMarkdownRenderer(): MarkdownRenderer {
     const split = splitSettled(tail, lists.lex(tail, definitions));
     if (split.settled.length > 0) {
       collectDefinitions(split.settled, definitions);
-      for (const node of renderTokens(split.settled, settledTokens, { footnotes })) settledNodes.push(node);
+      for (const node of renderTokens(split.settled, settledTokens, { footnotes, items })) settledNodes.push(node);
       settledTokens += split.settled.length;
       settledSource = text.slice(0, settledSource.length + split.settledLength);
     }
     const open = findOpenEnd(split.tail, tail);
-    if (open === null) return { settled: settledNodes, tail: renderTokens(split.tail, settledTokens, { footnotes: footnotes.copy() }) };
+    if (open === null) return { settled: settledNodes, tail: renderTokens(split.tail, settledTokens, { footnotes: footnotes.copy(), items }) };
     // Rendered in two parts that equal one render of the tail (keys count on, numbering is
     // shared), so that the next appends to the open end reuse the first part.
     const numbering = footnotes.copy();
     const key = settledTokens + split.tail.length - 1;
-    end = { ...open, key, before: renderTokens(split.tail.slice(0, -1), settledTokens, { footnotes: numbering }) };
-    return { settled: settledNodes, tail: end.before.concat(renderTokens(split.tail.slice(-1), key, { footnotes: numbering })) };
+    end = { ...open, key, before: renderTokens(split.tail.slice(0, -1), settledTokens, { footnotes: numbering, items }) };
+    return { settled: settledNodes, tail: end.before.concat(renderTokens(split.tail.slice(-1), key, { footnotes: numbering, items })) };
   };
 
   return {

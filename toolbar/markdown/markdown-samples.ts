@@ -90,13 +90,15 @@ const ITEM_BODIES = [
   '> quote in an item',
   '# heading in an item',
   'see [the docs][ref] and [x]',
+  'a claim[^a] here',
+  'another[^b], and the first[^a] again',
 ];
 const ITEM_SEPARATORS = ['\n', '\n\n', '\n\n\n', '\n  \n'];
-const ENDINGS = ['', '\n\nAfter the list.', '\n\n---\n\nmore', '\n* other bullet', '\nnot an item', '\n\n    indented code', '\n\n[ref]: https://example.com/docs'];
+const ENDINGS = ['', '\n\nAfter the list.', '\n\n---\n\nmore', '\n* other bullet', '\nnot an item', '\n\n    indented code', '\n\n[ref]: https://example.com/docs', '\n\n[^b]: A note.\n[^a]: Another.'];
 
 /**
  * A list of a random kind and length (bullets or numbers, tight or loose, items holding
- * continuations, code, nested lists, tasks, reference links), alone or after a paragraph or a
+ * continuations, code, nested lists, tasks, reference links, footnotes), alone or after a paragraph or a
  * reference definition, and what may follow it.
  *
  * @example makeListSample(createRandom(1)) // same list for the same seed

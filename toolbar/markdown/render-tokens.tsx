@@ -19,12 +19,24 @@ export interface RenderOptions {
   plain?: boolean;
   /** How footnotes are numbered so far; pieces of one text rendered separately share it. */
   footnotes?: FootnoteNumbers;
+  /**
+   * List items rendered before, by token. A streaming render passes one: list-resume.ts hands back
+   * the same token for every item a delta cannot change, and the same VNode for it lets Preact
+   * skip that item whole instead of diffing every item of a growing list on every delta.
+   */
+  items?: ListItemCache;
 }
+
+/**
+ * A list item's VNode and the footnote labels it numbered, in order. By token: list-resume.ts
+ * reuses an item's token only at the place it had, so a token always renders at one index and depth.
+ */
+export type ListItemCache = WeakMap<Tokens.ListItem, { node: VNode; labels: string[] }>;
 
 /** Deeper than this, content is shown as its text: hostile nesting must not blow the stack. */
 const MAX_DEPTH = 48;
 
-type Ctx = { plain: boolean; depth: number; footnotes: FootnoteNumbers };
+type Ctx = { plain: boolean; depth: number; footnotes: FootnoteNumbers; items: ListItemCache | null };
 
 /** A footnote reference was clicked: bring its note (in the same message) into view and focus it. */
 function showFootnote(e: MouseEvent) {
@@ -115,7 +127,32 @@ function renderInline(tokens: readonly Token[] | undefined, ctx: Ctx): Component
   });
 }
 
+/** Numbers as `footnotes` does, noting each label asked for in `labels`. */
+function recordLabels(footnotes: FootnoteNumbers, labels: string[]): FootnoteNumbers {
+  return {
+    numberOf(label) {
+      labels.push(label);
+      return footnotes.numberOf(label);
+    },
+    copy: () => footnotes.copy(),
+  };
+}
+
 function renderListItem(item: Tokens.ListItem, i: number, ctx: Ctx): VNode {
+  const cached = ctx.items?.get(item);
+  if (cached !== undefined) {
+    // Footnotes are numbered in the order they are met: the ones in a skipped item still count.
+    for (const label of cached.labels) ctx.footnotes.numberOf(label);
+    return cached.node;
+  }
+  if (ctx.items === null) return renderListItemNode(item, i, ctx);
+  const labels: string[] = [];
+  const node = renderListItemNode(item, i, { ...ctx, footnotes: recordLabels(ctx.footnotes, labels) });
+  ctx.items.set(item, { node, labels });
+  return node;
+}
+
+function renderListItemNode(item: Tokens.ListItem, i: number, ctx: Ctx): VNode {
   const task = item.task;
   return (
     <li key={i} class={task ? 'ab-task' : undefined}>
@@ -252,7 +289,8 @@ function renderBlockTokens(tokens: readonly Token[], ctx: Ctx): ComponentChildre
  * @example <div class="ab-md">{renderTokens(lexMarkdown(text))}</div>
  */
 export function renderTokens(tokens: readonly Token[], first = 0, options: RenderOptions = {}): VNode[] {
-  const ctx: Ctx = { plain: options.plain === true, depth: 0, footnotes: options.footnotes ?? createFootnoteNumbers() };
+  const plain = options.plain === true;
+  const ctx: Ctx = { plain, depth: 0, footnotes: options.footnotes ?? createFootnoteNumbers(), items: plain ? null : (options.items ?? null) };
   const out: VNode[] = [];
   tokens.forEach((token, i) => {
     const node = renderBlock(token, first + i, ctx);
