@@ -29,6 +29,11 @@ export function browserSection(main: BrowserResult, compare: BrowserResult | nul
   notes.push(
     `The browser's share: after the stream, a page script makes the same ${main.deltas} text changes at the same pace to a new paragraph at the end of the streamed message (the list follows them), with no socket, store or render; its main-thread time per change is what this Chromium costs for the text alone. The difference (${(main.mainThreadMsPerDelta - main.floorMsPerDelta).toFixed(2)} ms here) is the toolbar's own work per delta: the frame, its validation, the patch, the store and the render.`,
   );
+  if (main.planMsPerDelta !== null) {
+    notes.push(
+      'A plan: after the browser\'s share, a second reply streams into the same chat at the same pace, a numbered list with a code block in every item (bench/reply-text.ts makePlanText), the shape of reply that stays open longest: a list settles only when a block after it starts. Main-thread time per delta only (its DOM text is not its source, so no latency), from its second delta to the reply shown whole; no target of its own.',
+    );
+  }
   if (main.passes && main.passes.length > 1) {
     notes.push(
       `The ${main.historyMessages}-message figures are the pass with the median main-thread time of ${main.passes.length} (${main.passes.map((ms) => ms.toFixed(2)).join(', ')} ms per delta, in run order): one run varies by ±0.3 ms on a shared machine.`,
@@ -65,6 +70,7 @@ export function browserSection(main: BrowserResult, compare: BrowserResult | nul
       row('main-thread ms per delta', (r) => r.mainThreadMsPerDelta, thread),
       row('  script / layout / style ms per delta', split),
       row('  of which the browser: same text changes by a page script', (r) => r.floorMsPerDelta),
+      row('main-thread ms per delta, streaming a plan (one list, code in every item)', (r) => r.planMsPerDelta ?? '–'),
       ...(main.jsSplit
         ? [row('  toolbar JS per message: socket handler / with its render (BENCH_JS_SPLIT)', (r) => (r.jsSplit ? `${r.jsSplit.handlerMs.toFixed(3)} / ${r.jsSplit.withRenderMs.toFixed(3)}` : '–'))]
         : []),

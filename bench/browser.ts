@@ -25,6 +25,8 @@ const RENDER_WINDOW = 60;
 export interface BrowserOptions {
   historyMessages: number;
   deltas: number;
+  /** Deltas of a plan (one numbered list, code in every item) streamed after the measured reply; 0: none. */
+  planDeltas: number;
   textLength: number;
   deltaSize: number;
   paceHz: number;
@@ -60,6 +62,11 @@ export interface BrowserFigures {
    * text changes, at the same pace, to a paragraph in the same list (no socket, store or render).
    */
   floorMsPerDelta: number;
+  /**
+   * Main-thread ms per delta while a plan streams (one list with code in every item, which stays
+   * open to its end); null when none was streamed. Its DOM text is not its source: no latency.
+   */
+  planMsPerDelta: number | null;
   /** Main-thread ms per delta of every pass over this history, in run order (one pass: just this one). */
   passes?: number[];
   /** The list's distance from its end when the reply finished (px). */
@@ -198,7 +205,7 @@ export function pickMedianPass(results: readonly BrowserResult[]): BrowserResult
 }
 
 /**
- * @example const result = await measureBrowser({ historyMessages: 2000, deltas: 600, textLength: 50000, deltaSize: 4, paceHz: 100, gateMs: 250 });
+ * @example const result = await measureBrowser({ historyMessages: 2000, deltas: 600, planDeltas: 1500, textLength: 50000, deltaSize: 4, paceHz: 100, gateMs: 250 });
  */
 export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResult> {
   if (!(await exists(TOOLBAR_BUNDLE))) return { skipped: 'toolbar bundle not built (dist/toolbar.js missing: npm run build)' };
@@ -263,15 +270,20 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
     const visibleAt: number[] = [];
     let text = '';
     for (const d of deltas) visibleAt.push((text += d).trimEnd().length);
-    const track = driver.follow(deltas.map((d) => d.length));
-    await driver.sync.request('message.send', {
-      chatId,
-      agent: BENCH_AGENT_ID,
-      content: [{ type: 'text', text: JSON.stringify(plan) }],
-      metadata: { source: 'other', selectedElements: [] },
-    });
-    await waitUntil(() => track.next >= 1, 20_000, 'delta 0');
-    await sleep(plan.gateMs / 2);
+    /** Has the bench agent stream `stream` into the chat; resolves past its first delta and half its gate. */
+    const startStream = async (stream: StreamPlan) => {
+      const track = driver.follow(planDeltas(stream).map((d) => d.length));
+      await driver.sync.request('message.send', {
+        chatId,
+        agent: BENCH_AGENT_ID,
+        content: [{ type: 'text', text: JSON.stringify(stream) }],
+        metadata: { source: 'other', selectedElements: [] },
+      });
+      await waitUntil(() => track.next >= 1, 20_000, `delta 0 of the ${stream.style} reply`);
+      await sleep(stream.gateMs / 2);
+      return track;
+    };
+    const track = await startStream(plan);
     if (jsSplit) await page.evaluate('window.__jsSplit.on = true');
     const before = await readMetrics();
     // BENCH_TRACE=FILE writes a Chromium trace of the long-history stream (open it in chrome://tracing or Perfetto).
@@ -330,6 +342,22 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
     const beforeFloor = await readMetrics();
     await page.evaluate(`${FLOOR_SCRIPT}(${JSON.stringify([HOST_TAG, deltas.join(''), deltas.length - 1, opts.deltaSize, 1000 / opts.paceHz])})`);
     const afterFloor = await readMetrics();
+    let planMsPerDelta: number | null = null;
+    if (opts.planDeltas > 1) {
+      const planned: StreamPlan = { ...plan, style: 'plan', deltas: opts.planDeltas };
+      const pieces = planDeltas(planned).length;
+      const planTrack = await startStream(planned);
+      const beforePlan = await readMetrics();
+      await waitUntil(() => planTrack.next >= pieces, 60_000, 'the last plan delta at the driver client');
+      await waitUntil(() => driver.sync.getSnapshot().state?.run === null, 20_000, 'the end of the plan run');
+      // Then the page: the reply shown whole (no longer busy).
+      await page.waitForFunction(
+        (tag) => document.querySelector(tag)!.shadowRoot!.querySelector('.ab-msg-assistant[aria-busy="true"]') === null,
+        HOST_TAG,
+        { timeout: 20_000, polling: 50 },
+      );
+      planMsPerDelta = ((await readMetrics()).task - beforePlan.task) / (pieces - 1);
+    }
     return {
       historyMessages: opts.historyMessages,
       renderedMessages,
@@ -347,6 +375,7 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
       longTaskMs: longTasks.reduce((a, b) => a + b, 0),
       followed: !pill && endDistance < 2,
       floorMsPerDelta: (afterFloor.task - beforeFloor.task) / (deltas.length - 1),
+      planMsPerDelta,
       endDistance,
       ...(split && split.messages > 0 ? { jsSplit: { handlerMs: split.handler / split.messages, withRenderMs: split.total / split.messages, messages: split.messages } } : {}),
       chromium: browser.version(),

@@ -118,6 +118,32 @@ export function makePlainText(length: number, seed = 20240611): string {
   return words.join(' ').slice(0, length);
 }
 
+/** `part(0)`, `part(1)`, … joined by `separator`, until they hold `length` characters (or a little more). */
+export function joinParts(length: number, separator: string, part: (i: number) => string): string {
+  const parts: string[] = [];
+  for (let i = 0, size = 0; size < length; i++) {
+    parts.push(part(i));
+    size += parts[i]!.length + separator.length;
+  }
+  return parts.join(separator);
+}
+
+/**
+ * A numbered list of about `length` characters, as agents write plans: each step a line, a code
+ * block and a paragraph. One list to its end, so it never settles while it streams.
+ *
+ * @example makePlanText(10_000).startsWith('Here is the plan:\n\n1. **Step 1**')
+ */
+export function makePlanText(length: number): string {
+  const items = joinParts(length, '\n\n', (i) => {
+    const n = i + 1;
+    // An item's blocks are indented past its marker ("10. " takes four columns).
+    const pad = ' '.repeat(`${n}. `.length);
+    return `${n}. **Step ${n}**: update \`src/file${n}.ts\` so the handler keeps the state:\n\n${pad}\`\`\`ts\n${pad}export function handle${n}(state: State) {\n${pad}  return { ...state, count: state.count + ${n} };\n${pad}}\n${pad}\`\`\`\n\n${pad}Then run the tests again.`;
+  });
+  return `Here is the plan:\n\n${items}`.slice(0, length);
+}
+
 /** Cuts `text` into pieces of `size` characters (the last may be shorter). */
 export function splitDeltas(text: string, size: number): string[] {
   const out: string[] = [];

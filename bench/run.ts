@@ -153,6 +153,7 @@ async function main(): Promise<void> {
       return measureBrowser({
         historyMessages,
         deltas: config.browser.deltas,
+        planDeltas: config.browser.planDeltas,
         textLength: config.textLength,
         deltaSize: config.deltaSize,
         paceHz: config.paceHz,

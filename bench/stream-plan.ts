@@ -2,7 +2,7 @@
  * What one bench stream is: which prefix of the reply, cut how, emitted how fast. The parent sends
  * it as the user message's text (JSON), so the bench agent needs no side channel to learn it.
  */
-import { makePlainText, makeReplyText, splitDeltas } from './reply-text.ts';
+import { makePlainText, makePlanText, makeReplyText, splitDeltas } from './reply-text.ts';
 
 export type EmitMode =
   /** One delta every 1/paceHz s, on an absolute schedule (no drift). */
@@ -25,8 +25,11 @@ export interface StreamPlan {
    * outside the measured window, which holds exactly deltas 1..n-1.
    */
   gateMs: number;
-  /** `plain`: prose without markdown (makePlainText) for the browser bench. Default markdown. */
-  style?: 'markdown' | 'plain';
+  /**
+   * `plain`: prose without markdown (makePlainText) for the browser bench; `plan`: one numbered
+   * list with code in every item (makePlanText). Default markdown.
+   */
+  style?: 'markdown' | 'plain' | 'plan';
 }
 
 const cache = new Map<string, string[]>();
@@ -36,7 +39,7 @@ export function planDeltas(plan: Pick<StreamPlan, 'textLength' | 'deltaSize' | '
   const key = `${plan.style ?? 'markdown'}/${plan.textLength}/${plan.deltaSize}`;
   let all = cache.get(key);
   if (!all) {
-    const text = plan.style === 'plain' ? makePlainText(plan.textLength) : makeReplyText(plan.textLength);
+    const text = plan.style === 'plain' ? makePlainText(plan.textLength) : plan.style === 'plan' ? makePlanText(plan.textLength) : makeReplyText(plan.textLength);
     all = splitDeltas(text, plan.deltaSize);
     cache.set(key, all);
   }
@@ -52,7 +55,7 @@ export function parsePlan(text: string): StreamPlan | null {
       if (typeof raw[key] !== 'number' || !Number.isFinite(raw[key]) || raw[key]! < 0) return null;
     }
     if (raw.deltaSize! < 1 || raw.deltas! < 2) return null;
-    if (raw.style !== undefined && raw.style !== 'markdown' && raw.style !== 'plain') return null;
+    if (raw.style !== undefined && raw.style !== 'markdown' && raw.style !== 'plain' && raw.style !== 'plan') return null;
     return raw as StreamPlan;
   } catch {
     return null;
