@@ -345,10 +345,9 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
     let planMsPerDelta: number | null = null;
     if (opts.planDeltas > 1) {
       const planned: StreamPlan = { ...plan, style: 'plan', deltas: opts.planDeltas };
-      const pieces = planDeltas(planned).length;
       const planTrack = await startStream(planned);
       const beforePlan = await readMetrics();
-      await waitUntil(() => planTrack.next >= pieces, 60_000, 'the last plan delta at the driver client');
+      await waitUntil(() => planTrack.next >= planTrack.ends.length, 60_000, 'the last plan delta at the driver client');
       await waitUntil(() => driver.sync.getSnapshot().state?.run === null, 20_000, 'the end of the plan run');
       // Then the page: the reply shown whole (no longer busy).
       await page.waitForFunction(
@@ -356,7 +355,7 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
         HOST_TAG,
         { timeout: 20_000, polling: 50 },
       );
-      planMsPerDelta = ((await readMetrics()).task - beforePlan.task) / (pieces - 1);
+      planMsPerDelta = ((await readMetrics()).task - beforePlan.task) / (planTrack.ends.length - 1);
     }
     return {
       historyMessages: opts.historyMessages,
