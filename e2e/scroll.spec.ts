@@ -106,3 +106,68 @@ test.describe('with a reply that has finished', () => {
     await expect(toolbar.latestButton).toBeHidden();
   });
 });
+
+test.describe('a long chat', () => {
+  test.use({ paceMs: 5 });
+
+  test('scrolls its message list on the compositor, not by painting the list again', async ({ toolbar, page }) => {
+    await toolbar.start();
+    await toolbar.newChat();
+    await toolbar.ask('long, to scroll');
+    await expect.poll(() => toolbar.distanceFromEnd()).toBeLessThan(2);
+
+    // Chromium's layer tree (DevTools protocol): the list must have a scroll layer of its own.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('DOM.enable');
+    const { result } = await cdp.send('Runtime.evaluate', {
+      expression: "document.querySelector('agentbar-toolbar').shadowRoot.querySelector('.ab-log')",
+    });
+    const { node } = await cdp.send('DOM.describeNode', { objectId: result.objectId! });
+    let layers: { layerId: string; backendNodeId?: number }[] = [];
+    cdp.on('LayerTree.layerTreeDidChange', (event) => {
+      if (event.layers) layers = event.layers;
+    });
+    await cdp.send('LayerTree.enable');
+    const reasonsOfList = async () => {
+      // A scroll makes a new frame, and with it a layer tree report.
+      await toolbar.log.evaluate((el) => (el.scrollTop -= 40));
+      const reasons: string[] = [];
+      for (const layer of layers.filter((l) => l.backendNodeId === node.backendNodeId)) {
+        reasons.push(...((await cdp.send('LayerTree.compositingReasons', { layerId: layer.layerId })).compositingReasonIds ?? []));
+      }
+      return reasons;
+    };
+    await expect.poll(reasonsOfList).toContain('OverflowScrolling');
+    await cdp.detach();
+  });
+
+  test('lets the messages under the pointer rest while the wheel scrolls the list, then hover again', async ({ toolbar, page }) => {
+    await toolbar.start();
+    await toolbar.newChat();
+    await toolbar.ask('long, to scroll');
+    await expect.poll(() => toolbar.distanceFromEnd()).toBeLessThan(2);
+    const box = (await toolbar.log.boundingBox())!;
+    const point = [box.x + box.width / 2, box.y + box.height / 2] as const;
+    await page.mouse.move(...point);
+    // What the pointer is over, read as the list's wheeling state changes (no race with its timer).
+    await toolbar.log.evaluate((log, [x, y]) => {
+      const root = log.getRootNode() as ShadowRoot;
+      const seen: string[] = [];
+      (window as unknown as { wheelSeen: string[] }).wheelSeen = seen;
+      const under = () => {
+        const hit = root.elementFromPoint(x!, y!);
+        return hit === log ? 'the list' : hit && log.contains(hit) ? 'a message' : 'something else';
+      };
+      seen.push(`at rest: ${under()}`);
+      new MutationObserver(() => seen.push(`${log.hasAttribute('data-wheeling') ? 'wheeling' : 'at rest'}: ${under()}`)).observe(log, {
+        attributes: true,
+        attributeFilter: ['data-wheeling'],
+      });
+    }, point);
+    await page.mouse.wheel(0, -200);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { wheelSeen: string[] }).wheelSeen))
+      .toEqual(['at rest: a message', 'wheeling: the list', 'at rest: a message']);
+    expect(await toolbar.distanceFromEnd()).toBeGreaterThan(100);
+  });
+});

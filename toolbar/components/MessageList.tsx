@@ -8,6 +8,7 @@ import { memo } from './memo.ts';
 import { MessageView } from './MessageView.tsx';
 import { formatCount } from '../formatters.ts';
 import { useMessageAt } from '../use-store.ts';
+import { useWheelQuiet } from './use-wheel-quiet.ts';
 
 /** Keys that scroll the log when it (or something in it) has focus. */
 const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ', 'Tab']);
@@ -133,6 +134,7 @@ export function MessageList() {
   const hasChats = useToolbar((s) => Object.keys(s.sync.state?.chats ?? {}).length > 0);
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
+  useWheelQuiet(scroller);
   const stick = useRef(true);
   /** Where the list last scrolled itself to the end. */
   const autoTop = useRef<number | null>(null);
