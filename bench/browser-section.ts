@@ -34,6 +34,11 @@ export function browserSection(main: BrowserResult, compare: BrowserResult | nul
       'A plan: after the browser\'s share, a second reply streams into the same chat at the same pace, a numbered list with a code block in every item (bench/reply-text.ts makePlanText), the shape of reply that stays open longest: a list settles only when a block after it starts. Main-thread time per delta only (its DOM text is not its source, so no latency), from its second delta to the reply shown whole; no target of its own.',
     );
   }
+  if (main.wheelMsPerStep !== null) {
+    notes.push(
+      'Wheel: at the end of the pass, the pointer over the message list, wheel steps of 100 px up through the history, one every 50 ms (each scrolls smoothly over several frames); main-thread time per step, including laying out and painting the messages that come into view. No target of its own.',
+    );
+  }
   if (main.passes && main.passes.length > 1) {
     notes.push(
       `The ${main.historyMessages}-message figures are the pass with the median main-thread time of ${main.passes.length} (${main.passes.map((ms) => ms.toFixed(2)).join(', ')} ms per delta, in run order): one run varies by ±0.3 ms on a shared machine.`,
@@ -71,6 +76,7 @@ export function browserSection(main: BrowserResult, compare: BrowserResult | nul
       row('  script / layout / style ms per delta', split),
       row('  of which the browser: same text changes by a page script', (r) => r.floorMsPerDelta),
       row('main-thread ms per delta, streaming a plan (one list, code in every item)', (r) => r.planMsPerDelta ?? '–'),
+      row('main-thread ms per wheel step, scrolling up the history (100 px)', (r) => r.wheelMsPerStep ?? '–'),
       ...(main.jsSplit
         ? [row('  toolbar JS per message: socket handler / with its render (BENCH_JS_SPLIT)', (r) => (r.jsSplit ? `${r.jsSplit.handlerMs.toFixed(3)} / ${r.jsSplit.withRenderMs.toFixed(3)}` : '–'))]
         : []),

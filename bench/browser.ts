@@ -4,6 +4,7 @@
  * Runs only when the bundle and a Chromium exist; otherwise it says why it skipped.
  */
 import { access } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectBenchClient, waitConnected, waitUntil } from './bench-client.ts';
@@ -27,6 +28,8 @@ export interface BrowserOptions {
   deltas: number;
   /** Deltas of a plan (one numbered list, code in every item) streamed after the measured reply; 0: none. */
   planDeltas: number;
+  /** Wheel steps (100 px each, up through the history) measured at the end; 0: none. */
+  wheelSteps: number;
   textLength: number;
   deltaSize: number;
   paceHz: number;
@@ -67,6 +70,8 @@ export interface BrowserFigures {
    * open to its end); null when none was streamed. Its DOM text is not its source: no latency.
    */
   planMsPerDelta: number | null;
+  /** Main-thread ms per wheel step scrolling up through the history (see measureWheel); null when not measured. */
+  wheelMsPerStep: number | null;
   /** Main-thread ms per delta of every pass over this history, in run order (one pass: just this one). */
   passes?: number[];
   /** The list's distance from its end when the reply finished (px). */
@@ -191,6 +196,27 @@ const FLOOR_SCRIPT = `(([tag, full, count, size, intervalMs]) => new Promise((re
 }))`;
 
 /**
+ * Main-thread ms per wheel step: the pointer over the message list, `steps` wheel events of 100 px
+ * up through the history, one every 50 ms (a brisk scroll; each step scrolls smoothly over several
+ * frames, and messages come into view, are laid out and painted, and pass under the pointer).
+ */
+async function measureWheel(page: Page, readTaskMs: () => Promise<number>, steps: number): Promise<number> {
+  const [x, y] = (await page.evaluate(
+    `(() => { const r = document.querySelector(${JSON.stringify(HOST_TAG)}).shadowRoot.querySelector('.ab-log').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`,
+  )) as [number, number];
+  await page.mouse.move(x, y);
+  await sleep(300);
+  const before = await readTaskMs();
+  for (let i = 0; i < steps; i++) {
+    await page.mouse.wheel(0, -100);
+    await sleep(50);
+  }
+  // The last step's smooth scroll ends.
+  await sleep(300);
+  return ((await readTaskMs()) - before) / steps;
+}
+
+/**
  * The pass with the median main-thread time, carrying every pass's figure; a skip if any skipped.
  *
  * @example pickMedianPass([a, b, c]) // b when a < b < c by mainThreadMsPerDelta, with passes [a, b, c] figures
@@ -205,7 +231,7 @@ export function pickMedianPass(results: readonly BrowserResult[]): BrowserResult
 }
 
 /**
- * @example const result = await measureBrowser({ historyMessages: 2000, deltas: 600, planDeltas: 1500, textLength: 50000, deltaSize: 4, paceHz: 100, gateMs: 250 });
+ * @example const result = await measureBrowser({ historyMessages: 2000, deltas: 600, planDeltas: 1500, wheelSteps: 40, textLength: 50000, deltaSize: 4, paceHz: 100, gateMs: 250 });
  */
 export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResult> {
   if (!(await exists(TOOLBAR_BUNDLE))) return { skipped: 'toolbar bundle not built (dist/toolbar.js missing: npm run build)' };
@@ -357,6 +383,7 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
       );
       planMsPerDelta = ((await readMetrics()).task - beforePlan.task) / (planTrack.ends.length - 1);
     }
+    const wheelMsPerStep = opts.wheelSteps > 0 ? await measureWheel(page, async () => (await readMetrics()).task, opts.wheelSteps) : null;
     return {
       historyMessages: opts.historyMessages,
       renderedMessages,
@@ -375,6 +402,7 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
       followed: !pill && endDistance < 2,
       floorMsPerDelta: (afterFloor.task - beforeFloor.task) / (deltas.length - 1),
       planMsPerDelta,
+      wheelMsPerStep,
       endDistance,
       ...(split && split.messages > 0 ? { jsSplit: { handlerMs: split.handler / split.messages, withRenderMs: split.total / split.messages, messages: split.messages } } : {}),
       chromium: browser.version(),

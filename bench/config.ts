@@ -18,9 +18,10 @@ export interface BenchConfig {
    * `compareHistoryMessages`: a second, short history, to show what grows with the history (0: none).
    * `passes`: runs over the long history; the one with the median main-thread time is reported (a
    * single run varies by ±0.3 ms per delta on a shared VM). `planDeltas`: deltas of a second reply,
-   * a plan (one long list), streamed after the first (0: none).
+   * a plan (one long list), streamed after the first (0: none). `wheelSteps`: 100 px wheel steps up
+   * through the history at the end of each pass (0: none).
    */
-  browser: { historyMessages: number; compareHistoryMessages: number; deltas: number; passes: number; planDeltas: number };
+  browser: { historyMessages: number; compareHistoryMessages: number; deltas: number; passes: number; planDeltas: number; wheelSteps: number };
   /** Deltas of the reply the peer encodings are computed for (prefix and full). */
   peerPrefixDeltas: number;
   peerFullDeltas: number;
@@ -43,7 +44,7 @@ export const FULL: BenchConfig = {
   throughputClients: 10,
   gateMs: 250,
   resume: { historyMessages: 500, gapMs: 1_000, deltas: 300, dropAfterDeltas: 50 },
-  browser: { historyMessages: 2_000, compareHistoryMessages: 100, deltas: 600, passes: 3, planDeltas: 1_500 },
+  browser: { historyMessages: 2_000, compareHistoryMessages: 100, deltas: 600, passes: 3, planDeltas: 1_500, wheelSteps: 40 },
   peerPrefixDeltas: 1_200,
   peerFullDeltas: 12_500,
   streamTimeoutMs: 90_000,
@@ -63,7 +64,7 @@ export const SMOKE: BenchConfig = {
   throughputClients: 10,
   gateMs: 150,
   resume: { historyMessages: 100, gapMs: 1_000, deltas: 200, dropAfterDeltas: 30 },
-  browser: { historyMessages: 200, compareHistoryMessages: 0, deltas: 100, passes: 1, planDeltas: 100 },
+  browser: { historyMessages: 200, compareHistoryMessages: 0, deltas: 100, passes: 1, planDeltas: 100, wheelSteps: 10 },
   peerPrefixDeltas: 100,
   peerFullDeltas: 1_000,
   streamTimeoutMs: 30_000,

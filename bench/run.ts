@@ -154,6 +154,7 @@ async function main(): Promise<void> {
         historyMessages,
         deltas: config.browser.deltas,
         planDeltas: config.browser.planDeltas,
+        wheelSteps: config.browser.wheelSteps,
         textLength: config.textLength,
         deltaSize: config.deltaSize,
         paceHz: config.paceHz,
