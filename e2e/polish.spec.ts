@@ -1,8 +1,9 @@
 /**
  * Flaws a new user hit, each fixed and held here: Escape closes the panel, focus stays in the
  * toolbar after an approval, sending while scrolled up jumps to the end, text over the limit is
- * never cut silently, picked elements clear at once, a scrolling code block takes focus, and
- * numbered lists from 10 up keep their numbers.
+ * never cut silently, picked elements clear at once, a scrolling code block takes focus,
+ * numbered lists from 10 up keep their numbers, and on a touch screen the message actions show,
+ * a tap picks an element and the resize corner follows a finger.
  */
 import { expect, snap, test } from './fixtures.ts';
 
@@ -188,7 +189,7 @@ test('says the server refused a wrong token instead of waiting for ever', async 
   expect(server.log).not.toContain('an-old-token-from-yesterday');
 });
 
-test.describe('on a phone, with a page wider than the screen', () => {
+test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   /** Whether the element is wholly inside what the user sees (the visual viewport). */
@@ -200,7 +201,7 @@ test.describe('on a phone, with a page wider than the screen', () => {
     });
   }
 
-  test('keeps the launcher, the panel and Send on the screen', async ({ toolbar, page }, testInfo) => {
+  test('keeps the launcher, the panel and Send on the screen when the page is wider than it', async ({ toolbar, page }, testInfo) => {
     await toolbar.goto();
     await page.evaluate(() => {
       const wide = document.createElement('div');
@@ -219,6 +220,78 @@ test.describe('on a phone, with a page wider than the screen', () => {
     await page.evaluate(() => window.scrollTo(600, 0));
     await expect.poll(() => onScreen(toolbar.panel)).toBe(true);
   });
+
+  test('shows the message actions without a hover, which a finger never makes', async ({ toolbar, page }, testInfo) => {
+    await toolbar.start();
+    await toolbar.newChat();
+    const reply = await toolbar.ask('help');
+    const opacity = (locator: import('@playwright/test').Locator) => locator.evaluate((el) => getComputedStyle(el).opacity);
+    // An invisible Regenerate would still take a tap, and send the question again unseen.
+    expect(await opacity(reply.getByRole('button', { name: 'Regenerate' }))).toBe('1');
+    expect(await opacity(reply.getByRole('button', { name: 'Copy message' }))).toBe('1');
+    expect(await opacity(toolbar.userMessages.last().getByRole('button', { name: 'Edit' }))).toBe('1');
+    expect(Number(await opacity(toolbar.panel.getByRole('button', { name: 'Resize panel' })))).toBeGreaterThan(0.5);
+    await snap(page, testInfo, 'phone-message-actions');
+  });
+
+  test('picks an element with a tap, and the page never sees the tap', async ({ toolbar, page }) => {
+    await toolbar.start();
+    await page.evaluate(() => {
+      const w = window as unknown as { pageTouches: string[] };
+      w.pageTouches = [];
+      for (const type of ['touchend', 'click']) document.addEventListener(type, (e) => {
+        if ((e.target as Element).localName !== 'agentbar-toolbar') w.pageTouches.push(type);
+      });
+    });
+    await toolbar.pickButton.tap();
+    await expect(toolbar.pickButton).toHaveAttribute('aria-pressed', 'true');
+    // No Escape key on a phone: the hint says how to finish.
+    await expect(toolbar.panel).toContainText('Tap elements on the page to select them, then tap the pick button again to finish.');
+    await page.locator('#page-title').tap();
+    await expect(toolbar.panel.getByRole('button', { name: 'Remove h1#page-title' })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { pageTouches: string[] }).pageTouches)).toEqual([]);
+    await toolbar.pickButton.tap();
+    await expect(toolbar.pickButton).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  test('resizes the panel with a finger on its corner', async ({ toolbar, page }) => {
+    await toolbar.start();
+    const before = (await toolbar.panel.boundingBox())!;
+    const corner = (await toolbar.panel.getByRole('button', { name: 'Resize panel' }).boundingBox())!;
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', dy: number) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x: corner.x + 9, y: corner.y + 9 + dy }] });
+    await touch('touchStart', 0);
+    for (let dy = 20; dy <= 100; dy += 20) await touch('touchMove', dy);
+    await touch('touchEnd', 100);
+    // Anchored at its bottom-right corner: dragging the top-left corner down 100 px takes 100 off.
+    await expect.poll(async () => Math.round((await toolbar.panel.boundingBox())!.height)).toBe(Math.round(before.height - 100));
+    expect(Math.round((await toolbar.panel.boundingBox())!.y + (await toolbar.panel.boundingBox())!.height)).toBe(Math.round(before.y + before.height));
+  });
+});
+
+test('resizes the panel from its top-left corner, with the mouse or the arrow keys, and keeps the size', async ({ toolbar, page }) => {
+  await toolbar.start();
+  const corner = toolbar.panel.getByRole('button', { name: 'Resize panel' });
+  const size = async () => {
+    const box = (await toolbar.panel.boundingBox())!;
+    return { width: Math.round(box.width), height: Math.round(box.height), right: Math.round(box.x + box.width), bottom: Math.round(box.y + box.height) };
+  };
+  const before = await size();
+  const at = (await corner.boundingBox())!;
+  await page.mouse.move(at.x + 9, at.y + 9);
+  await page.mouse.down();
+  await page.mouse.move(at.x - 51, at.y - 31, { steps: 4 });
+  await page.mouse.up();
+  expect(await size()).toEqual({ ...before, width: before.width + 60, height: before.height + 40 });
+  await corner.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  const after = { ...before, width: before.width + 36, height: before.height + 16 };
+  expect(await size()).toEqual(after);
+  await page.reload();
+  await expect(toolbar.status).toHaveText('Connected');
+  expect(await size()).toEqual(after);
 });
 
 test.describe('while the agent thinks', () => {

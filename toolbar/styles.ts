@@ -105,6 +105,8 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-resize {
   position: absolute; left: 0; top: 0; width: 18px; height: 18px; z-index: 3; padding: 0;
   border: 0; background: transparent; cursor: nwse-resize; opacity: 0; transition: opacity 0.15s;
+  /* A finger's drag resizes: without it the browser takes the drag as a scroll and cancels it. */
+  touch-action: none;
 }
 .ab-resize::before {
   content: ''; position: absolute; left: 4px; top: 4px; width: 8px; height: 8px;
@@ -263,6 +265,13 @@ export const TOOLBAR_CSS = /* css */ `
 /* A reply that did not finish offers Retry without a hover. */
 .ab-msg-action.ab-retry { opacity: 1; }
 .ab-msg-action::after { content: attr(data-label); }
+/* On a touch screen nothing hovers, and a tap on an invisible button still presses it (Regenerate
+   would send the question again unseen): the actions and the resize corner show. The time still
+   shows on a tap, which touch browsers treat as a hover. */
+@media (hover: none) {
+  .ab-msg-copy, .ab-msg-action { opacity: 1; }
+  .ab-resize { opacity: 0.7; }
+}
 .ab-time { font-size: 11px; color: var(--muted); white-space: nowrap; }
 .ab-time::after { content: attr(data-label); }
 .ab-collapsible.ab-collapsed {

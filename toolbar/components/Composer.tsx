@@ -136,7 +136,9 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
   const canSend = !blocker && !sending && !empty && !tooLong;
   const hintId = 'ab-composer-hint';
   const hint = picking
-    ? 'Click elements on the page to select them. Esc to finish.'
+    ? isTouchOnly()
+      ? 'Tap elements on the page to select them, then tap the pick button again to finish.'
+      : 'Click elements on the page to select them. Esc to finish.'
     : tooLong ?? blocker ?? (sending ? 'Sending…' : null);
 
   return (
@@ -248,4 +250,9 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
       ) : null}
     </div>
   );
+}
+
+/** A touch screen with no mouse (no hover, and no Escape key to end picking with). */
+function isTouchOnly(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
 }

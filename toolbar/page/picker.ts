@@ -45,7 +45,9 @@ export function startPicker(options: PickerOptions): () => void {
   const onSwallow = (ev: Event) => {
     const el = targetOf(ev);
     if (!el) return;
-    ev.preventDefault();
+    // A touch's default action is the click that picks (cancelling touchend cancels it), and
+    // touchstart on window is passive anyway: the page's handlers are kept out all the same.
+    if (!ev.type.startsWith('touch')) ev.preventDefault();
     ev.stopImmediatePropagation();
     if (ev.type === 'click') options.onPick(el);
   };
