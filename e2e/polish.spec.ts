@@ -234,6 +234,19 @@ test.describe('on a phone', () => {
     await snap(page, testInfo, 'phone-message-actions');
   });
 
+  test('Enter starts a new line, which a phone keyboard cannot do with Shift, and Send sends', async ({ toolbar, page }) => {
+    await toolbar.start();
+    await toolbar.newChat();
+    await toolbar.composer.tap();
+    await page.keyboard.type('first line');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('second line');
+    await expect(toolbar.composer).toHaveValue('first line\nsecond line');
+    await expect(toolbar.userMessages).toHaveCount(0);
+    await toolbar.sendButton.tap();
+    await expect(toolbar.userMessages.last()).toContainText('first line\nsecond line');
+  });
+
   test('picks an element with a tap, and the page never sees the tap', async ({ toolbar, page }) => {
     await toolbar.start();
     await page.evaluate(() => {

@@ -99,8 +99,9 @@ export function focusComposer(from: Node): void {
 }
 
 /**
- * The message box: Enter sends, Shift+Enter starts a new line; files come by button, paste or drop
- * (on the whole panel); elements by the picker. Disabled with the reason while sending is impossible.
+ * The message box: Enter sends, Shift+Enter starts a new line (on a touch screen Enter does);
+ * files come by button, paste or drop (on the whole panel); elements by the picker. Disabled with
+ * the reason while sending is impossible.
  */
 export function Composer({ autoFocus }: { autoFocus: boolean }) {
   const { store, actions, attachFiles } = useServices();
@@ -155,7 +156,8 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
           aria-invalid={tooLong ? true : undefined}
           onInput={(e) => store.getState().setDraft(e.currentTarget.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && !e.altKey && !e.ctrlKey && !e.metaKey) {
+            // A phone's keyboard has no Shift+Enter: there Enter starts a new line and Send sends.
+            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && !e.altKey && !e.ctrlKey && !e.metaKey && !isTouchOnly()) {
               e.preventDefault();
               if (canSend) void actions.send();
               else if (tooLong ?? blocker) store.getState().setComposerError(tooLong ?? blocker);
@@ -252,7 +254,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
   );
 }
 
-/** A touch screen with no mouse (no hover, and no Escape key to end picking with). */
+/** A touch screen with no mouse: no hover, and a keyboard without Escape or Shift+Enter. */
 function isTouchOnly(): boolean {
   return typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
 }
