@@ -3,9 +3,10 @@
  * toolbar after an approval, sending while scrolled up jumps to the end, text over the limit is
  * never cut silently, picked elements clear at once, a scrolling code block takes focus,
  * numbered lists from 10 up keep their numbers, and on a touch screen the message actions show,
- * a tap picks an element and the resize corner follows a finger.
+ * Enter starts a new line, a tap picks an element and the resize corner follows a finger.
  */
 import { expect, snap, test } from './fixtures.ts';
+import type { Toolbar } from './toolbar-page.ts';
 
 /** The element focused inside the toolbar's shadow root (null: focus left the toolbar). */
 function focusedInToolbar(page: import('@playwright/test').Page) {
@@ -13,6 +14,12 @@ function focusedInToolbar(page: import('@playwright/test').Page) {
     const el = document.querySelector('agentbar-toolbar')!.shadowRoot!.activeElement as HTMLElement | null;
     return el ? (el.getAttribute('aria-label') ?? el.localName) : null;
   });
+}
+
+/** The panel's size and its right and bottom edges (where it is anchored), in whole px. */
+async function panelEdges(toolbar: Toolbar) {
+  const box = (await toolbar.panel.boundingBox())!;
+  return { width: Math.round(box.width), height: Math.round(box.height), right: Math.round(box.x + box.width), bottom: Math.round(box.y + box.height) };
 }
 
 test('Escape closes the panel and gives focus back to the launcher', async ({ toolbar, page }) => {
@@ -269,7 +276,7 @@ test.describe('on a phone', () => {
 
   test('resizes the panel with a finger on its corner', async ({ toolbar, page }) => {
     await toolbar.start();
-    const before = (await toolbar.panel.boundingBox())!;
+    const before = await panelEdges(toolbar);
     const corner = (await toolbar.panel.getByRole('button', { name: 'Resize panel' }).boundingBox())!;
     const cdp = await page.context().newCDPSession(page);
     const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', dy: number) =>
@@ -278,18 +285,15 @@ test.describe('on a phone', () => {
     for (let dy = 20; dy <= 100; dy += 20) await touch('touchMove', dy);
     await touch('touchEnd', 100);
     // Anchored at its bottom-right corner: dragging the top-left corner down 100 px takes 100 off.
-    await expect.poll(async () => Math.round((await toolbar.panel.boundingBox())!.height)).toBe(Math.round(before.height - 100));
-    expect(Math.round((await toolbar.panel.boundingBox())!.y + (await toolbar.panel.boundingBox())!.height)).toBe(Math.round(before.y + before.height));
+    await expect.poll(async () => (await panelEdges(toolbar)).height).toBe(before.height - 100);
+    expect((await panelEdges(toolbar)).bottom).toBe(before.bottom);
   });
 });
 
 test('resizes the panel from its top-left corner, with the mouse or the arrow keys, and keeps the size', async ({ toolbar, page }) => {
   await toolbar.start();
   const corner = toolbar.panel.getByRole('button', { name: 'Resize panel' });
-  const size = async () => {
-    const box = (await toolbar.panel.boundingBox())!;
-    return { width: Math.round(box.width), height: Math.round(box.height), right: Math.round(box.x + box.width), bottom: Math.round(box.y + box.height) };
-  };
+  const size = () => panelEdges(toolbar);
   const before = await size();
   const at = (await corner.boundingBox())!;
   await page.mouse.move(at.x + 9, at.y + 9);
