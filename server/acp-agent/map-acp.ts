@@ -4,16 +4,10 @@
  * agentbar shows; the user's Approve / Reject into one of the options the agent offered.
  */
 import type { ContentBlock, PermissionOption, PlanEntry as AcpPlanEntry, PromptCapabilities, RequestPermissionOutcome, ToolCallContent, ToolCallLocation } from '@agentclientprotocol/sdk';
+import { splitDataUrl } from '../../shared/data-url.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
 import type { ApprovalAnswer } from '../agent.ts';
-
-/** A data URL's mime type and base64 payload. */
-function splitDataUrl(url: string): { mimeType: string; data: string } {
-  const comma = url.indexOf(',');
-  const mimeType = url.slice(5, url.indexOf(';'));
-  return { mimeType, data: url.slice(comma + 1) };
-}
 
 function isTextMime(mimeType: string): boolean {
   return mimeType.startsWith('text/') || /^application\/(json|xml|javascript|typescript|x-sh|x-yaml|yaml|toml)/.test(mimeType);

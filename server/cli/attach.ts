@@ -58,7 +58,7 @@ export function waitForState(client: SyncClient, timeoutMs = READY_TIMEOUT_MS): 
 /**
  * @example const { client, close } = await attachOrEmbed({ dataDir, flags: { model: null, acp: [], cwd: undefined }, name: 'agentbar chat' });
  */
-export async function attachOrEmbed(options: { dataDir: string; flags: AgentFlags; name: string }): Promise<Attached> {
+export async function attachOrEmbed(options: { dataDir: string; flags: AgentFlags; name: string; log?: (line: string) => void }): Promise<Attached> {
   let info: ConnectionInfo | null = null;
   try {
     info = await readConnectionFile(options.dataDir);
@@ -68,8 +68,9 @@ export async function attachOrEmbed(options: { dataDir: string; flags: AgentFlag
   let server: AgentbarServer | null = null;
   if (!info || !(await isServing(info))) {
     const { agents } = await buildAgents(options.flags, options.dataDir);
-    // Quiet: this process's output is the conversation. Problems still reach stderr.
-    server = await startServer({ agents, dataDir: options.dataDir, port: 0, log: (level, message) => level !== 'info' && process.stderr.write(`[agentbar] ${message}\n`) });
+    // Quiet: this process's output is the conversation. Problems still reach stderr (or `log`).
+    const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+    server = await startServer({ agents, dataDir: options.dataDir, port: 0, log: (level, message) => level !== 'info' && write(`[agentbar] ${message}`) });
     info = { url: server.url, http: server.httpUrl, token: server.token };
   }
   const url = new URL(info.url);

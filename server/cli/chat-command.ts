@@ -1,7 +1,8 @@
 /**
- * `agentbar chat -a AGENT [-m MESSAGE] [--session NAME] [--new] [--yes]`: one message (`-m`), one
- * per line of piped input, or, on a terminal, the interactive chat. Exit status: 0 when the (last)
- * reply is done, 1 when it failed, was stopped or was refused, 2 for a usage mistake.
+ * `agentbar chat -a AGENT [-m MESSAGE] [--session NAME] [--new] [--yes] [--save-files DIR]`: one
+ * message (`-m`), one per line of piped input, or, on a terminal, the interactive chat. Exit
+ * status: 0 when the (last) reply is done, 1 when it failed, was stopped or was refused (or one of
+ * its files could not be saved), 2 for a usage mistake.
  */
 import path from 'node:path';
 import readline from 'node:readline';
@@ -10,10 +11,11 @@ import { attachOrEmbed, type Attached } from './attach.ts';
 import { CliError, openSession, runTurn, type Approver, type TurnOutput, type TurnResult } from './chat-turn.ts';
 import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
 
-export const CHAT_USAGE = `Usage: agentbar chat -a <agent> [-m <message>] [--session <name>] [--new] [--yes]
+export const CHAT_USAGE = `Usage: agentbar chat -a <agent> [-m <message>] [--session <name>] [--new] [--yes] [--save-files <dir>]
 
 Talks to an agent. With -m, sends one message, streams the reply to stdout, prints a completion
 line (to stderr) and exits 0 when the reply is done, 1 when it failed, was stopped or was refused.
+Tool calls, the files a reply carries and how long the agent thought are noted on stderr.
 Without -m, reads one message per line from piped input (exiting with the status of the last), or
 opens the interactive chat on a terminal (/help for its commands).
   -a, --agent <id>      The agent to talk to (required; \`agentbar agents\` lists them)
@@ -21,12 +23,42 @@ opens the interactive chat on a terminal (/help for its commands).
   --session <name>      The chat to use, by title or id (default "default"; created on first use)
   --new                 Start that session afresh (deleting it through the agent, which may refuse)
   --yes                 Approve the agent's tool calls without asking (needed without a terminal)
+  --save-files <dir>    Write the files a reply carries to <dir> (created if missing; an existing
+                        file is never replaced: orders.csv, then orders-1.csv); exits 1 if one fails
 ${COMMON_HELP}`;
 
 function completionLine(result: TurnResult, where: string): string {
-  const mark = result.status === 'done' ? '✓' : result.status === 'stopped' ? '■' : '✗';
+  const mark = result.unsaved > 0 ? '✗' : result.status === 'done' ? '✓' : result.status === 'stopped' ? '■' : '✗';
   const why = result.error ? `: ${result.error}` : '';
-  return `${mark} ${result.status}${why} · ${result.messageId ?? 'no reply message'} · ${(result.ms / 1000).toFixed(1)} s · ${where}`;
+  const unsaved = result.unsaved > 0 ? ` (${result.unsaved === 1 ? 'a file was' : `${result.unsaved} files were`} not saved)` : '';
+  return `${mark} ${result.status}${why}${unsaved} · ${result.messageId ?? 'no reply message'} · ${(result.ms / 1000).toFixed(1)} s · ${where}`;
+}
+
+/**
+ * The reply's text to stdout and notes to stderr, so a script's stdout is the reply alone. On a
+ * terminal both land on one screen: there a note starts a line of its own instead of running on
+ * from the text, and the text goes on below it.
+ */
+function makeTurnOutput(): TurnOutput & { endReply(): void } {
+  const sameScreen = process.stdout.isTTY === true && process.stderr.isTTY === true;
+  let midLine = false;
+  return {
+    text(chunk) {
+      if (!chunk) return;
+      process.stdout.write(chunk);
+      midLine = !chunk.endsWith('\n');
+    },
+    note(line) {
+      if (midLine && sameScreen) process.stdout.write('\n');
+      if (sameScreen) midLine = false;
+      process.stderr.write(`${line}\n`);
+    },
+    endReply() {
+      // Piped, the reply always ends with a newline of its own; on a terminal, only a line still open.
+      if (midLine || !sameScreen) process.stdout.write('\n');
+      midLine = false;
+    },
+  };
 }
 
 function makeApprover(options: { yes: boolean; interactive: boolean; note: (line: string) => void }): Approver {
@@ -52,15 +84,19 @@ export async function runChat(argv: string[]): Promise<number> {
     session: { type: 'string' },
     new: { type: 'boolean' },
     yes: { type: 'boolean' },
+    'save-files': { type: 'string' },
   });
   if (common.help) {
     console.log(CHAT_USAGE);
     return 0;
   }
-  const out: TurnOutput = { text: (s) => process.stdout.write(s), note: (line) => process.stderr.write(`${line}\n`) };
+  if (values['save-files'] === '') throw new UsageError('--save-files needs a folder, e.g. --save-files ./out');
+  const saveFiles = typeof values['save-files'] === 'string' ? path.resolve(values['save-files']) : undefined;
+  const out = makeTurnOutput();
   let attached: Attached;
   try {
-    attached = await attachOrEmbed({ dataDir: common.dataDir, flags: common, name: 'agentbar chat' });
+    // A server started here logs its problems between the reply's lines, not inside one.
+    attached = await attachOrEmbed({ dataDir: common.dataDir, flags: common, name: 'agentbar chat', log: out.note });
   } catch (error) {
     throw new CliError(`Cannot reach the agent server: ${(error as Error).message}`);
   }
@@ -81,18 +117,20 @@ export async function runChat(argv: string[]): Promise<number> {
     const approve = makeApprover({ yes: values.yes === true, interactive, note: out.note });
 
     const turn = async (text: string): Promise<TurnResult> => {
-      const result = await runTurn(attached.client, { chatId, agent, text, approve, out });
-      out.text('\n');
+      const result = await runTurn(attached.client, { chatId, agent, text, approve, out, saveFiles, saveHint: '--save-files <dir> saves it' });
+      out.endReply();
       out.note(completionLine(result, where));
       return result;
     };
+    const exitCode = (result: TurnResult) => (result.status === 'done' && result.unsaved === 0 ? 0 : 1);
 
-    if (typeof values.message === 'string') return (await turn(values.message)).status === 'done' ? 0 : 1;
+    if (typeof values.message === 'string') return exitCode(await turn(values.message));
     if (interactive) {
       const { runInteractiveChat } = await import('./interactive-chat.ts');
       return await runInteractiveChat({
         client: attached.client,
         agent,
+        saveFiles,
         describeWhere: (id) => `chat ${JSON.stringify(attached.client.getSnapshot().state?.chats[id]?.title ?? name)} · ${path.join(attached.dataDir, 'chats', `${id}.jsonl`)}`,
         formatCompletion: completionLine,
       });
@@ -106,7 +144,7 @@ export async function runChat(argv: string[]): Promise<number> {
       last = await turn(text);
     }
     if (!last) throw new UsageError('Nothing to send: pass -m <message>, or pipe lines in');
-    return last.status === 'done' ? 0 : 1;
+    return exitCode(last);
   } finally {
     await attached.close();
   }

@@ -4,6 +4,8 @@
  */
 import { RequestError, type SyncClient } from '../../shared/sync-client.ts';
 import type { AssistantMessage, ChatInfo, State, ToolCallPart } from '../../shared/schemas.ts';
+import { formatThinkingTime } from '../../shared/format.ts';
+import { describeReplyFile, saveReplyFile } from '../terminal/save-reply-file.ts';
 
 /** A mistake or refusal the user must read; `exitCode` is what the command exits with. */
 export class CliError extends Error {
@@ -31,6 +33,8 @@ export interface TurnResult {
   messageId: string | null;
   error: string | undefined;
   ms: number;
+  /** Files of the reply that `saveFiles` could not write (each was noted with the reason). */
+  unsaved: number;
 }
 
 function state(client: SyncClient): State {
@@ -96,12 +100,25 @@ function describePlan(plan: NonNullable<AssistantMessage['plan']>): string {
   return `[plan ${done}/${plan.length}: ${plan.map((e) => `${PLAN_MARKS[e.status]} ${e.content}`).join(' · ')}]`;
 }
 
+export interface TurnOptions {
+  chatId: string;
+  agent: string;
+  text: string;
+  approve: Approver;
+  out: TurnOutput;
+  /** A folder to write the reply's files and images to; without one they are only noted. */
+  saveFiles?: string;
+  /** How to get a file when `saveFiles` is not set, appended to its note. */
+  saveHint?: string;
+}
+
 /**
- * Sends `text` to `agent` in `chatId` and follows the reply until the run ends.
+ * Sends `text` to `agent` in `chatId` and follows the reply until the run ends: its text to
+ * `out.text`; tool calls, plans, files (saved to `saveFiles` when given) and thinking to `out.note`.
  *
  * @example const result = await runTurn(client, { chatId, agent, text: 'help', approve, out });
  */
-export async function runTurn(client: SyncClient, options: { chatId: string; agent: string; text: string; approve: Approver; out: TurnOutput }): Promise<TurnResult> {
+export async function runTurn(client: SyncClient, options: TurnOptions): Promise<TurnResult> {
   const { chatId, out } = options;
   const started = Date.now();
   let userMessageId: string;
@@ -117,6 +134,9 @@ export async function runTurn(client: SyncClient, options: { chatId: string; age
   }
   const printed = new Map<string, number>();
   const toolStates = new Map<string, string>();
+  /** File saves under way: the turn ends after them, so their notes come before the completion line. */
+  const saves: Promise<void>[] = [];
+  let unsaved = 0;
   let lastPlan = '';
   let lastMessage: string | null = null;
   return new Promise<TurnResult>((resolve) => {
@@ -148,6 +168,31 @@ export async function runTurn(client: SyncClient, options: { chatId: string; age
               out.text(p.text.slice(done));
               printed.set(key, p.text.length);
             }
+          } else if (p.type === 'reasoning') {
+            // The thinking itself stays out of the reply's text; its length says the agent thought.
+            const key = `${m.id}/${k}`;
+            if (p.durationMs !== undefined && !printed.has(key)) {
+              printed.set(key, 1);
+              out.note(`[thought for ${formatThinkingTime(p.durationMs)}]`);
+            }
+          } else if (p.type === 'file') {
+            const key = `${m.id}/${k}`;
+            if (printed.has(key)) return;
+            printed.set(key, 1);
+            const what = describeReplyFile(p);
+            if (!options.saveFiles) {
+              out.note(`[${what}${options.saveHint ? `: ${options.saveHint}` : ''}]`);
+              return;
+            }
+            saves.push(
+              saveReplyFile(options.saveFiles, p).then(
+                (file) => out.note(`[${what}: saved to ${file}]`),
+                (error: unknown) => {
+                  unsaved++;
+                  out.note(`[${what}: not saved: ${reasonOf(error)}]`);
+                },
+              ),
+            );
           } else if (p.type === 'tool-call' && toolStates.get(p.toolCallId) !== p.state) {
             toolStates.set(p.toolCallId, p.state);
             out.note(`[tool ${describeCall(p)}: ${p.state}]`);
@@ -162,7 +207,8 @@ export async function runTurn(client: SyncClient, options: { chatId: string; age
       const running = s.run !== null && s.run.chatId === chatId;
       if (running || (last && last.status === 'streaming')) return;
       unsubscribe();
-      resolve({ status: last?.status ?? 'done', messageId: last?.id ?? null, error: last?.error, ms: Date.now() - started });
+      const ms = Date.now() - started;
+      void Promise.all(saves).then(() => resolve({ status: last?.status ?? 'done', messageId: last?.id ?? null, error: last?.error, ms, unsaved }));
     };
     const unsubscribe = client.subscribe(check);
     check();

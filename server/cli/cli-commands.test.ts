@@ -3,7 +3,7 @@
  * codes and the exact texts, with no server running (the command starts its own) and with one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -96,6 +96,48 @@ describe('with no server running (the command starts its own)', () => {
     expect(run.stderr.match(/✓ done/g)).toHaveLength(2);
     const failing = await agentbar(['chat', '-a', 'demo/guide', '--session', 'piped', '--data-dir', dir], 'help\nfail\n');
     expect(failing.code).toBe(1);
+  }, 30_000);
+
+  it("notes a reply's file on stderr, and --save-files writes it without replacing one already there", async () => {
+    const dir = await h.tmpDir();
+    const csv = 'order,customer,total,status\n10421,Ada Lovelace,320.00,paid\n10420,Grace Hopper,89.50,pending\n10419,Alan Turing,1140.00,paid\n';
+    const noted = await agentbar(['chat', '-a', 'demo/guide', '-m', 'file', '--data-dir', dir]);
+    expect(noted.code).toBe(0);
+    expect(noted.stdout).toBe('Here is the orders table as a CSV file:\n');
+    expect(noted.stderr).toContain(`[file orders.csv · text/csv · ${csv.length} B: --save-files <dir> saves it]`);
+
+    const out = path.join(await h.tmpDir(), 'files');
+    const first = await agentbar(['chat', '-a', 'demo/guide', '-m', 'file', '--save-files', out, '--data-dir', dir]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe('Here is the orders table as a CSV file:\n');
+    expect(first.stderr).toContain(`[file orders.csv · text/csv · ${csv.length} B: saved to ${path.join(out, 'orders.csv')}]`);
+    // The note comes before the completion line: the command waits for the file to be written.
+    expect(first.stderr.indexOf('saved to')).toBeLessThan(first.stderr.indexOf('✓ done'));
+    expect(await readFile(path.join(out, 'orders.csv'), 'utf8')).toBe(csv);
+    const second = await agentbar(['chat', '-a', 'demo/guide', '-m', 'file', '--save-files', out, '--data-dir', dir]);
+    expect(second.stderr).toContain(`saved to ${path.join(out, 'orders-1.csv')}]`);
+    expect(await readFile(path.join(out, 'orders.csv'), 'utf8')).toBe(csv);
+  }, 30_000);
+
+  it('exits 1 and says so when a file cannot be saved, and 2 for --save-files without a folder', async () => {
+    const dir = await h.tmpDir();
+    const blocker = path.join(await h.tmpDir(), 'a-file');
+    await writeFile(blocker, '');
+    const run = await agentbar(['chat', '-a', 'demo/guide', '-m', 'file', '--save-files', path.join(blocker, 'out'), '--data-dir', dir]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/\[file orders\.csv · text\/csv · \d+ B: not saved: ENOTDIR/);
+    expect(run.stderr).toMatch(/✗ done \(a file was not saved\) · msg_/);
+    const empty = await agentbar(['chat', '-a', 'demo/guide', '-m', 'file', '--save-files', '', '--data-dir', dir]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--save-files needs a folder');
+  }, 30_000);
+
+  it('notes how long the agent thought, and keeps the thinking out of stdout', async () => {
+    const dir = await h.tmpDir();
+    const run = await agentbar(['chat', '-a', 'demo/guide', '-m', 'think', '--data-dir', dir]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^\[thought for \d+ s\]$/m);
+    expect(run.stdout).toBe('Done thinking: **reasoning** parts are shown collapsed above this answer.\n');
   }, 30_000);
 
   it('refuses a tool call needing approval without a terminal', async () => {

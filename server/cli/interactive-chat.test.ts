@@ -4,6 +4,7 @@
  * (exit 0). Skipped, with the reason, where `script` is missing.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,6 +89,44 @@ describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
     await again.waitFor('agent> ');
     again.type('\x03');
     expect(await again.exited).toBe(0);
+  }, 40_000);
+
+  it('chat -m on a terminal starts each note on a line of its own, the embedded server\'s log too', async () => {
+    const dir = await h.tmpDir();
+    const docs = onTerminal(['chat', '-a', 'demo/guide', '-m', 'docs', '--data-dir', dir], 0);
+    expect(await docs.exited).toBe(0);
+    // The reply's text, then the tool call's note below it (not run on from "docs… "), then the text again.
+    expect(docs.screen).toMatch(/Searching the docs… *\r\n\[tool search_docs\(\{"query":"streaming diffs"\}\): done\]\r\nFound it/);
+    // Paced, so the text is on screen before the agent throws and the server logs it.
+    const fail = onTerminal(['chat', '-a', 'demo/guide', '-m', 'fail', '--data-dir', dir], 20);
+    expect(await fail.exited).toBe(1);
+    expect(fail.screen).toMatch(/(^|\r\n)\[agentbar\] Agent demo\/guide failed: Demo failure/);
+    expect(fail.screen).toContain('Let me try something risky');
+  }, 40_000);
+
+  it('/save writes the files of the latest reply to the folder given, or to --save-files\'s', async () => {
+    const dir = await h.tmpDir();
+    const out = await h.tmpDir();
+    const t = onTerminal(['chat', '-a', 'demo/guide', '--data-dir', dir], 0);
+    await t.waitFor('agent> ');
+    t.type('/save\r');
+    await t.waitFor('No reply in this chat carries a file.');
+    t.type('file\r');
+    await t.waitFor('/save [dir] saves it]');
+    await t.waitFor('✓ done');
+    t.type(`/save ${out}\r`);
+    await t.waitFor(`Saved file orders.csv · text/csv · 123 B to ${path.join(out, 'orders.csv')}`);
+    t.type('\x04');
+    expect(await t.exited).toBe(0);
+    expect(await readFile(path.join(out, 'orders.csv'), 'utf8')).toMatch(/^order,customer,total,status\n10421,Ada Lovelace/);
+
+    const auto = onTerminal(['chat', '-a', 'demo/guide', '--save-files', out, '--data-dir', dir], 0);
+    await auto.waitFor('agent> ');
+    auto.type('file\r');
+    await auto.waitFor(`saved to ${path.join(out, 'orders-1.csv')}]`);
+    await auto.waitFor('✓ done');
+    auto.type('\x04');
+    expect(await auto.exited).toBe(0);
   }, 40_000);
 
   it('chat -m on a terminal asks before a tool call; a typed reason rejects it', async () => {

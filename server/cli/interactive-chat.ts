@@ -18,6 +18,8 @@ export interface InteractiveOptions {
   /** The completion line's "where": the chat and its file. */
   describeWhere: (chatId: string) => string;
   formatCompletion: (result: TurnResult, where: string) => string;
+  /** `--save-files`: where the replies' files are written as they come (and `/save`'s default). */
+  saveFiles?: string;
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
 }
@@ -36,7 +38,7 @@ export function runInteractiveChat(options: InteractiveOptions): Promise<number>
   });
   const rl = readline.createInterface({ input, output: echo, terminal: true, prompt: 'agent> ' });
   const print = (text: string) => output.write(text);
-  const commands = createTerminalChat({ client, write: print, agent: options.agent, transcript: false, onQuit: () => rl.close() });
+  const commands = createTerminalChat({ client, write: print, agent: options.agent, transcript: false, onQuit: () => rl.close(), saveDir: options.saveFiles });
   const queue: { line: string; typedDuringRun: boolean }[] = [];
   let running = false;
   let closing = false;
@@ -76,7 +78,7 @@ export function runInteractiveChat(options: InteractiveOptions): Promise<number>
           } else {
             const chatId = client.getSnapshot().state?.activeChatId ?? (await client.request('chat.create', {})).chatId;
             muted = true;
-            const result = await runTurn(client, { chatId, agent: commands.agent ?? options.agent, text: line, approve, out: { text: print, note: (l) => print(`\n${l}\n`) } }).catch((error: unknown) => {
+            const result = await runTurn(client, { chatId, agent: commands.agent ?? options.agent, text: line, approve, out: { text: print, note: (l) => print(`\n${l}\n`) }, saveFiles: options.saveFiles, saveHint: '/save [dir] saves it' }).catch((error: unknown) => {
               print(`! ${reasonOf(error)}\n`);
               return null;
             });

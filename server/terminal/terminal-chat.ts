@@ -2,8 +2,10 @@
  * The terminal chat: another client of the same protocol, built on the shared sync client.
  * `handleLine` takes what the user typed; output goes through `write`.
  */
+import path from 'node:path';
 import type { SyncClient } from '../../shared/sync-client.ts';
-import type { ToolCallPart } from '../../shared/schemas.ts';
+import type { FilePart, ToolCallPart } from '../../shared/schemas.ts';
+import { describeReplyFile, saveReplyFile } from './save-reply-file.ts';
 import { createTranscriptPrinter } from './transcript-printer.ts';
 
 export const TERMINAL_HELP = `Commands:
@@ -16,6 +18,7 @@ export const TERMINAL_HELP = `Commands:
   /approve             approve the tool call waiting for you
   /reject [reason]     reject it
   /stop                stop the agent
+  /save [dir]          save the files of the latest reply that has any (default: the current folder)
   /quit                leave (the agent keeps your chats)
 Anything else is sent as a message.`;
 
@@ -27,6 +30,18 @@ function pendingApproval(client: SyncClient): ToolCallPart | undefined {
     for (const p of m.content) if (p.type === 'tool-call' && p.state === 'awaiting-approval') return p;
   }
   return undefined;
+}
+
+/** The files of the latest reply in the active chat that carries any. */
+function latestReplyFiles(client: SyncClient): FilePart[] {
+  const messages = client.getSnapshot().state?.active?.messages ?? [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant') continue;
+    const files = m.content.filter((p): p is FilePart => p.type === 'file');
+    if (files.length) return files;
+  }
+  return [];
 }
 
 /**
@@ -42,6 +57,8 @@ export function createTerminalChat(options: {
   agent?: string;
   /** False: print only what commands answer, not the live transcript (its owner prints replies). */
   transcript?: boolean;
+  /** Where `/save` writes without a folder of its own (default: the current folder). */
+  saveDir?: string;
 }) {
   const printer = createTranscriptPrinter(options.write);
   const { client } = options;
@@ -126,6 +143,22 @@ export function createTerminalChat(options: {
           approved: command === '/approve',
           ...(command === '/reject' && arg ? { reason: arg } : {}),
         });
+        return;
+      }
+      case '/save': {
+        const files = latestReplyFiles(client);
+        if (!files.length) {
+          write('No reply in this chat carries a file.\n');
+          return;
+        }
+        const dir = path.resolve(arg || options.saveDir || '.');
+        for (const part of files) {
+          try {
+            write(`Saved ${describeReplyFile(part)} to ${await saveReplyFile(dir, part)}\n`);
+          } catch (error) {
+            write(`! Could not save ${describeReplyFile(part)}: ${(error as Error).message}\n`);
+          }
+        }
         return;
       }
       case '/stop': {

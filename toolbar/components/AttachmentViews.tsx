@@ -1,15 +1,9 @@
 import { useState } from 'preact/hooks';
-import { formatBytes } from '../page/read-attachments.ts';
+import { dataUrlBytes } from '../../shared/data-url.ts';
+import { formatBytes } from '../../shared/format.ts';
 import { FileIcon } from './icons.tsx';
 
 const DATA_URL = /^data:[\w.+-]+\/[\w.+-]+(;[\w.+-]+=[\w.+-]+)*;base64,/;
-
-/** Approximate decoded size of a base64 data URL. */
-function dataUrlBytes(dataUrl: string): number {
-  const comma = dataUrl.indexOf(',');
-  const b64 = comma < 0 ? 0 : dataUrl.length - comma - 1;
-  return Math.floor((b64 * 3) / 4);
-}
 
 /** An image from a message, small until clicked. Only base64 image data URLs are ever shown. */
 export function ImagePreview({ src, label = 'Attached image' }: { src: string; label?: string }) {

@@ -1,3 +1,4 @@
+import { formatThinkingTime } from '../../shared/format.ts';
 import type { AssistantMessage, Message, PlanEntry, ReasoningPart, ToolApprovalResponsePart, ToolMessage, UserMessage } from '../../shared/schemas.ts';
 import { labelElement } from '../page/picker.ts';
 import { FileLink, ImagePreview } from './AttachmentViews.tsx';
@@ -95,13 +96,6 @@ function StatusLine({ message }: { message: AssistantMessage }) {
     case 'done':
       return null;
   }
-}
-
-/** "4 s", "1 min 5 s": how long the agent thought. */
-export function formatThinkingTime(ms: number): string {
-  const seconds = Math.max(1, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
-  return `${Math.floor(seconds / 60)} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
 }
 
 /** The last line of text the agent is thinking, for the live preview. */

@@ -2,6 +2,7 @@
  * Turns files the developer attached (button, paste, drop) into message attachments: base64 data
  * URLs within the protocol's size limit, images as image parts, anything else as file parts.
  */
+import { formatBytes } from '../../shared/format.ts';
 import { makeId } from '../../shared/ids.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { Attachment } from '../store.ts';
@@ -15,13 +16,6 @@ export interface FileLike {
   type: string;
   size: number;
   arrayBuffer(): Promise<ArrayBuffer>;
-}
-
-/** `1.5 MB`-style sizes for messages. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** The mime type sent for a file: its own when well-formed, else `application/octet-stream`. */

@@ -1,0 +1,91 @@
+/**
+ * The files of a reply on the command line (images too: an agent sends them as files): one line
+ * that says what each is and, with `agentbar chat --save-files DIR` or `/save`, the file itself
+ * written to DIR under its own name, never over a file already there (`orders-1.csv`, …).
+ */
+import { mkdir, open } from 'node:fs/promises';
+import path from 'node:path';
+import { dataUrlBytes, splitDataUrl } from '../../shared/data-url.ts';
+import { formatBytes } from '../../shared/format.ts';
+import type { FilePart } from '../../shared/schemas.ts';
+
+/** A name an agent chose can hold anything; a saved file's name keeps at most this many characters. */
+const MAX_NAME_LENGTH = 120;
+/** `orders-1.csv` … `orders-999.csv`, then give up: a folder that full is a mistake worth reporting. */
+const MAX_SUFFIX = 999;
+
+const EXTENSIONS: Record<string, string> = {
+  'text/plain': 'txt',
+  'text/csv': 'csv',
+  'text/markdown': 'md',
+  'text/html': 'html',
+  'application/json': 'json',
+  'application/pdf': 'pdf',
+  'application/zip': 'zip',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/svg+xml': 'svg',
+};
+
+/**
+ * What a reply's file is, for a note: its name (when it has one), type and size.
+ *
+ * @example describeReplyFile({ type: 'file', data: 'data:text/csv;base64,YSxi', mimeType: 'text/csv', filename: 'orders.csv' })
+ * // 'file orders.csv · text/csv · 3 B'
+ */
+export function describeReplyFile(part: FilePart): string {
+  return `file${part.filename ? ` ${part.filename}` : ''} · ${part.mimeType} · ${formatBytes(dataUrlBytes(part.data))}`;
+}
+
+/**
+ * A file name safe to create in the user's folder, from the one the agent gave: no folders, no
+ * characters a file system refuses, no leading dots; `file.csv` (by its type) when nothing is left.
+ *
+ * @example safeFileName('../../etc/passwd', 'text/plain') // 'passwd'
+ */
+export function safeFileName(name: string | undefined, mimeType: string): string {
+  const base = (name ?? '').split(/[\\/]/).pop()!;
+  let clean = base.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/^[\s.]+|[\s.]+$/g, '');
+  if (!clean) clean = `file.${EXTENSIONS[mimeType] ?? 'bin'}`;
+  if (clean.length > MAX_NAME_LENGTH) {
+    const dot = clean.lastIndexOf('.');
+    const ext = dot > 0 && clean.length - dot <= 16 ? clean.slice(dot) : '';
+    clean = clean.slice(0, MAX_NAME_LENGTH - ext.length) + ext;
+  }
+  return clean;
+}
+
+/**
+ * Writes a reply's file into `dir` (created if missing) and returns the path written.
+ * An existing file is never replaced: the name gets `-1`, `-2`, … before its extension.
+ *
+ * @example const written = await saveReplyFile('./out', part); // './out/orders.csv'
+ * @throws the file system's error when the folder cannot be made or written to.
+ */
+export async function saveReplyFile(dir: string, part: FilePart): Promise<string> {
+  const name = safeFileName(part.filename, part.mimeType);
+  const bytes = Buffer.from(splitDataUrl(part.data).data, 'base64');
+  await mkdir(dir, { recursive: true });
+  const dot = name.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  for (let n = 0; n <= MAX_SUFFIX; n++) {
+    const file = path.join(dir, n === 0 ? name : `${stem}-${n}${ext}`);
+    let handle;
+    try {
+      // `wx`: created here or not at all, so two saves of the same name cannot both take it.
+      handle = await open(file, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw error;
+    }
+    try {
+      await handle.writeFile(bytes);
+    } finally {
+      await handle.close();
+    }
+    return file;
+  }
+  throw new Error(`${path.join(dir, name)} and ${MAX_SUFFIX} numbered names after it already exist`);
+}

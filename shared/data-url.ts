@@ -1,0 +1,29 @@
+/**
+ * The base64 data URLs messages carry files and images in (`data:text/csv;base64,…`): their parts
+ * and their decoded size. The schemas check the shape; these helpers
+ * assume a URL that passed them.
+ */
+
+/**
+ * A data URL's mime type and base64 payload.
+ *
+ * @example splitDataUrl('data:text/csv;base64,YSxi') // { mimeType: 'text/csv', data: 'YSxi' }
+ */
+export function splitDataUrl(url: string): { mimeType: string; data: string } {
+  const comma = url.indexOf(',');
+  const mimeType = url.slice(5, url.indexOf(';'));
+  return { mimeType, data: url.slice(comma + 1) };
+}
+
+/**
+ * The number of bytes a base64 data URL decodes to, without decoding it.
+ *
+ * @example dataUrlBytes('data:text/plain;base64,YWI=') // 2
+ */
+export function dataUrlBytes(url: string): number {
+  const comma = url.indexOf(',');
+  if (comma < 0) return 0;
+  const length = url.length - comma - 1;
+  const padding = url.endsWith('==') ? 2 : url.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((length * 3) / 4) - padding);
+}
