@@ -183,6 +183,9 @@ describe('with no server running (the command starts its own)', () => {
     const rows = JSON.parse(list.stdout) as { name: string; messages: number; agents: string[] }[];
     // "work" is not the active chat any more: who answered in it comes from its info.
     expect(rows).toEqual([expect.objectContaining({ name: 'other', agents: ['demo/historian'] }), expect.objectContaining({ name: 'work', messages: 4, agents: ['demo/guide'] })]);
+    // For people: one line each, the time in the local zone to the minute.
+    const human = await agentbar(['sessions', '--data-dir', dir]);
+    expect(human.stdout).toMatch(/^other {2}· {2}demo\/historian {2}· {2}2 messages {2}· {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}· {2}chat_[\w-]+\nwork {2}· {2}demo\/guide {2}· {2}4 messages {2}· /);
     await agentbar(['sessions', '--delete', 'other', '--data-dir', dir]);
     await agentbar(['chat', '-a', 'demo/guide', '-m', 'help', '--session', 'work', '--new', '--data-dir', dir]);
     expect((JSON.parse((await agentbar(['sessions', '--json', '--data-dir', dir])).stdout) as { messages: number }[])[0]!.messages).toBe(2);

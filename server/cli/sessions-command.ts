@@ -8,9 +8,10 @@ import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
 
 export const SESSIONS_USAGE = `Usage: agentbar sessions [--delete <name>] [--json] [--data-dir <dir>]
 
-Lists the chats ("sessions"): name, the agents that answered in it, message count, last update.
+Lists the chats ("sessions"), latest first: name, the agents that answered in it, message count,
+last update (local time), id.
   --delete <name>       Delete the chat with this title or id (its agent may refuse: the reason is printed)
-  --json                Print the list as JSON
+  --json                Print the list as JSON (updatedAt in ISO 8601, UTC)
 ${COMMON_HELP}`;
 
 interface SessionRow {
@@ -19,6 +20,13 @@ interface SessionRow {
   agents: string[];
   messages: number;
   updatedAt: string;
+}
+
+/** `2026-11-27 09:45` in the local time zone: what a person compares with their own clock. */
+function formatLocalTime(iso: string): string {
+  const d = new Date(iso);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
 function listSessions(s: State): SessionRow[] {
@@ -54,7 +62,7 @@ export async function runSessions(argv: string[]): Promise<number> {
     const rows = listSessions(client.getSnapshot().state!);
     if (values.json) console.log(JSON.stringify(rows, null, 2));
     else if (!rows.length) console.log('No sessions yet. Start one: agentbar chat -a <agent> -m "hello"');
-    else for (const r of rows) console.log(`${r.name}  ·  ${r.agents.join(', ') || 'no agent yet'}  ·  ${r.messages} messages  ·  ${r.updatedAt}  ·  ${r.id}`);
+    else for (const r of rows) console.log(`${r.name}  ·  ${r.agents.join(', ') || 'no agent yet'}  ·  ${r.messages} ${r.messages === 1 ? 'message' : 'messages'}  ·  ${formatLocalTime(r.updatedAt)}  ·  ${r.id}`);
     return 0;
   } finally {
     await session.close();
