@@ -1,9 +1,10 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FilePart } from '../../shared/schemas.ts';
 import { useHarness } from '../../test-support/test-server.ts';
-import { describeReplyFile, safeFileName, saveReplyFile } from './save-reply-file.ts';
+import { describeReplyFile, resolveTypedPath, safeFileName, saveReplyFile } from './save-reply-file.ts';
 
 const h = useHarness();
 const CSV = 'order,total\n1,2.50\n';
@@ -43,6 +44,16 @@ describe('safeFileName', () => {
     const name = safeFileName(`${'x'.repeat(300)}.csv`, 'text/csv');
     expect(name).toHaveLength(120);
     expect(name.endsWith('x.csv')).toBe(true);
+  });
+});
+
+describe('resolveTypedPath', () => {
+  it('expands a leading ~ to the home folder, as a shell would, and makes the path absolute', () => {
+    expect(resolveTypedPath('~')).toBe(os.homedir());
+    expect(resolveTypedPath('~/Downloads')).toBe(path.join(os.homedir(), 'Downloads'));
+    expect(resolveTypedPath('out')).toBe(path.resolve('out'));
+    // Only a ~ that names the home folder: "~x" is a folder of that name here.
+    expect(resolveTypedPath('~x/y')).toBe(path.resolve('~x/y'));
   });
 });
 

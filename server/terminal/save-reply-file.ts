@@ -4,6 +4,7 @@
  * written to DIR under its own name, never over a file already there (`orders-1.csv`, …).
  */
 import { mkdir, open } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { dataUrlBytes, splitDataUrl } from '../../shared/data-url.ts';
 import { formatBytes } from '../../shared/format.ts';
@@ -55,6 +56,15 @@ export function safeFileName(name: string | undefined, mimeType: string): string
     clean = clean.slice(0, MAX_NAME_LENGTH - ext.length) + ext;
   }
   return clean;
+}
+
+/**
+ * A folder the user typed (at a prompt, where no shell expands `~`), as an absolute path.
+ *
+ * @example resolveTypedPath('~/Downloads') // '/home/ada/Downloads'
+ */
+export function resolveTypedPath(typed: string): string {
+  return path.resolve(typed.replace(/^~(?=$|[\\/])/, os.homedir()));
 }
 
 /**

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { SyncClient } from '../../shared/sync-client.ts';
 import type { FilePart, ToolCallPart } from '../../shared/schemas.ts';
-import { describeReplyFile, saveReplyFile } from './save-reply-file.ts';
+import { describeReplyFile, resolveTypedPath, saveReplyFile } from './save-reply-file.ts';
 import { createTranscriptPrinter } from './transcript-printer.ts';
 
 export const TERMINAL_HELP = `Commands:
@@ -18,7 +18,8 @@ export const TERMINAL_HELP = `Commands:
   /approve             approve the tool call waiting for you
   /reject [reason]     reject it
   /stop                stop the agent
-  /save [dir]          save the files of the latest reply that has any (default: the current folder)
+  /save [dir]          save the files of the latest reply that has any (to --save-files's folder
+                       or the current one by default)
   /quit                leave (the agent keeps your chats)
 Anything else is sent as a message.`;
 
@@ -151,7 +152,7 @@ export function createTerminalChat(options: {
           write('No reply in this chat carries a file.\n');
           return;
         }
-        const dir = path.resolve(arg || options.saveDir || '.');
+        const dir = arg ? resolveTypedPath(arg) : path.resolve(options.saveDir ?? '.');
         for (const part of files) {
           try {
             write(`Saved ${describeReplyFile(part)} to ${await saveReplyFile(dir, part)}\n`);
