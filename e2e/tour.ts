@@ -56,10 +56,11 @@ class Camera {
     private readonly dir: string,
   ) {}
 
-  async shoot(slug: string, caption: string): Promise<void> {
+  /** Saves the next screenshot, of the tour's page or of `page` (another device's). */
+  async shoot(slug: string, caption: string, page: Page = this.page): Promise<void> {
     this.step++;
     const file = path.join(this.dir, `${String(this.step).padStart(2, '0')}-${slug}.png`);
-    await this.page.screenshot({ path: file });
+    await page.screenshot({ path: file });
     this.shots.push(file);
     console.log(`  ${String(this.step).padStart(2)}. ${caption}\n      ${path.relative(process.cwd(), file) || file}`);
   }
@@ -206,10 +207,18 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await expect(toolbar.activeChat).toHaveText('help');
   await camera.shoot('reconnected', 'Back on the same port: reconnected, same chats');
 
-  await page.setViewportSize({ width: 390, height: 760 });
-  await expect(toolbar.sendButton).toBeInViewport();
-  await camera.shoot('phone', 'On a phone-size screen the panel and Send stay on the screen');
-  await page.setViewportSize({ width: 1280, height: 760 });
+  // A phone of its own (touch, no hover), not this window made narrow: a mouse's hover would show.
+  const phone = await page.context().browser()!.newContext({ viewport: { width: 390, height: 760 }, isMobile: true, hasTouch: true });
+  try {
+    const phonePage = await phone.newPage();
+    const onPhone = new Toolbar(phonePage, server);
+    await onPhone.start();
+    await expect(onPhone.sendButton).toBeInViewport();
+    await expect(onPhone.doneReplies('demo/historian').last().getByRole('button', { name: 'Copy message' })).toHaveCSS('opacity', '1');
+    await camera.shoot('phone', 'On a phone: the panel and Send on the screen, the message actions shown without a hover', phonePage);
+  } finally {
+    await phone.close();
+  }
 
   await toolbar.closeButton.click();
   await expect(toolbar.launcher).toBeVisible();
