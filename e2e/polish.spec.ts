@@ -266,7 +266,7 @@ test.describe('on a phone', () => {
     await toolbar.pickButton.tap();
     await expect(toolbar.pickButton).toHaveAttribute('aria-pressed', 'true');
     // No Escape key on a phone: the hint says how to finish.
-    await expect(toolbar.panel).toContainText('Tap elements on the page to select them, then tap the pick button again to finish.');
+    await expect(toolbar.panel).toContainText('Tap elements on the page to select them, then tap “Pick elements” again to finish.');
     await page.locator('#page-title').tap();
     await expect(toolbar.panel.getByRole('button', { name: 'Remove h1#page-title' })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { pageTouches: string[] }).pageTouches)).toEqual([]);

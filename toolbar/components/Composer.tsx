@@ -138,7 +138,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
   const hintId = 'ab-composer-hint';
   const hint = picking
     ? isTouchOnly()
-      ? 'Tap elements on the page to select them, then tap the pick button again to finish.'
+      ? 'Tap elements on the page to select them, then tap “Pick elements” again to finish.'
       : 'Click elements on the page to select them. Esc to finish.'
     : tooLong ?? blocker ?? (sending ? 'Sending…' : null);
 
