@@ -251,8 +251,23 @@ describe('an ACP agent in agentbar', () => {
     const { chatId } = await client.ok('chat.create', {});
     await client.ok('message.send', userMessage(chatId, 'hello'));
     await client.waitFor(() => client.state?.run === null && lastMessage(client.state)?.role === 'assistant', 10_000, 'the failure');
-    expect(lastMessage(client.state)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^Cannot start \/nonexistent\/agent-binary: .*ENOENT/) });
+    expect(lastMessage(client.state)).toMatchObject({
+      status: 'failed',
+      error: 'Cannot start /nonexistent/agent-binary: command not found (ENOENT); is it installed, and on the PATH of the agentbar server?',
+    });
     await client.ok('chat.create', {});
+  });
+
+  it('says a command that is not executable cannot start, and why', { timeout: 30_000 }, async () => {
+    const dir = await h.tmpDir();
+    const script = path.join(dir, 'agent.sh');
+    await writeFile(script, '#!/bin/sh\n', { mode: 0o644 });
+    const server = await h.start({ agents: [createAcpAgent({ id: 'acp/plain-file', command: script, cwd: dir })] });
+    const client = await h.connect(server, { kind: 'cli' });
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'hello'));
+    await client.waitFor(() => client.state?.run === null && lastMessage(client.state)?.role === 'assistant', 10_000, 'the failure');
+    expect(lastMessage(client.state)).toMatchObject({ status: 'failed', error: `Cannot start ${script}: permission denied (EACCES); is it an executable file?` });
   });
 });
 

@@ -51,6 +51,18 @@ export interface AcpSession {
   known: Set<string>;
 }
 
+/**
+ * Why a command did not start, in the words a user acts on: spawn's ENOENT means the program is
+ * not on the PATH (the folder was checked when the agent was set up).
+ *
+ * @example describeSpawnError('gemini', enoent) // 'Cannot start gemini: command not found (ENOENT); …'
+ */
+function describeSpawnError(command: string, error: NodeJS.ErrnoException): string {
+  if (error.code === 'ENOENT') return `Cannot start ${command}: command not found (ENOENT); is it installed, and on the PATH of the agentbar server?`;
+  if (error.code === 'EACCES') return `Cannot start ${command}: permission denied (EACCES); is it an executable file?`;
+  return `Cannot start ${command}: ${error.message}`;
+}
+
 export class AcpProcess {
   private child: ChildProcess | null = null;
   private connection: ClientConnection | null = null;
@@ -129,7 +141,7 @@ export class AcpProcess {
     });
     const spawned = new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
-      child.once('error', (error) => reject(new Error(`Cannot start ${this.o.command}: ${error.message}`)));
+      child.once('error', (error) => reject(new Error(describeSpawnError(this.o.command, error))));
     });
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
