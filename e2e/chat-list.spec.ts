@@ -27,8 +27,8 @@ test('lists, searches, opens, renames and deletes chats, by mouse and by keyboar
   const rows = list.getByRole('listitem');
   // Most recent first, each with the agents that answered, its size and when it was last active.
   await expect(rows.locator('.ab-chat-row-title')).toHaveText(['pricing table help', 'header colours', 'login form help']);
-  await expect(rows.nth(1)).toContainText('demo/historian, demo/guide · 4 messages');
-  await expect(rows.nth(2)).toContainText('demo/guide · 2 messages');
+  await expect(rows.nth(1)).toContainText('4 messages · demo/historian, demo/guide');
+  await expect(rows.nth(2)).toContainText('2 messages · demo/guide');
   await expect(rows.nth(0).locator('time')).toHaveText(/^\d{1,2}:\d{2}/);
   await expect(list.getByRole('button', { name: /pricing table help/ }).first()).toHaveAttribute('aria-current', 'true');
   await snap(page, testInfo, 'chat-list');

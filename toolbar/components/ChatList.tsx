@@ -23,9 +23,10 @@ interface Cell {
   col: number;
 }
 
+/** The size first: a row cut short by a narrow panel loses the end of a long agent list, not "29 me…". */
 function describeChat(chat: ChatInfo, running: boolean): string {
   const agents = chatAgents(chat);
-  return [agents.length ? agents.join(', ') : null, messageCountLabel(chat), running ? 'the agent is working here' : null].filter(Boolean).join(' · ');
+  return [messageCountLabel(chat), running ? 'the agent is working here' : null, agents.length ? agents.join(', ') : null].filter(Boolean).join(' · ');
 }
 
 /**
