@@ -106,7 +106,7 @@ export interface TurnOptions {
   text: string;
   approve: Approver;
   out: TurnOutput;
-  /** A folder to write the reply's files and images to; without one they are only noted. */
+  /** A folder to write the reply's files to (images come as files); without one they are only noted. */
   saveFiles?: string;
   /** How to get a file when `saveFiles` is not set, appended to its note. */
   saveHint?: string;
@@ -169,7 +169,7 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
               printed.set(key, p.text.length);
             }
           } else if (p.type === 'reasoning') {
-            // The thinking itself stays out of the reply's text; its length says the agent thought.
+            // The thinking stays out of stdout (the answer alone); its time is noted once it is known.
             const key = `${m.id}/${k}`;
             if (p.durationMs !== undefined && !printed.has(key)) {
               printed.set(key, 1);

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,6 +79,24 @@ describe('saveReplyFile', () => {
     const dir = await h.tmpDir();
     const written = await Promise.all([saveReplyFile(dir, csv('a.csv')), saveReplyFile(dir, csv('a.csv'))]);
     expect(new Set(written).size).toBe(2);
+  });
+
+  // A disk that fills up mid-write, for real: a child process whose file size limit (ulimit -f,
+  // 50 KB) is below the file's size gets EFBIG from the write.
+  it.skipIf(process.platform !== 'linux')('removes a file it could not write whole, and says why', async () => {
+    const dir = await h.tmpDir();
+    const module = JSON.stringify(new URL('./save-reply-file.ts', import.meta.url).href);
+    const script = `process.on('SIGXFSZ', () => {});
+      const { saveReplyFile } = await import(${module});
+      const data = 'data:text/plain;base64,' + Buffer.alloc(200_000, 97).toString('base64');
+      await saveReplyFile(${JSON.stringify(dir)}, { type: 'file', data, mimeType: 'text/plain', filename: 'big.txt' })
+        .then(() => console.log('saved'), (error) => console.log(error.code));`;
+    const child = spawn('sh', ['-c', `ulimit -f 100; exec "${process.execPath}" --import tsx --input-type=module -e "$0"`, script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(out.trim()).toBe('EFBIG');
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it('fails with the file system\'s reason when the folder cannot be made', async () => {

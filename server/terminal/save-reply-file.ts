@@ -3,7 +3,7 @@
  * that says what each is and, with `agentbar chat --save-files DIR` or `/save`, the file itself
  * written to DIR under its own name, never over a file already there (`orders-1.csv`, …).
  */
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { dataUrlBytes, splitDataUrl } from '../../shared/data-url.ts';
@@ -92,9 +92,13 @@ export async function saveReplyFile(dir: string, part: FilePart): Promise<string
     }
     try {
       await handle.writeFile(bytes);
-    } finally {
-      await handle.close();
+    } catch (error) {
+      // A full disk must not leave half a file under the name the note would have given.
+      await handle.close().catch(() => {});
+      await rm(file, { force: true }).catch(() => {});
+      throw error;
     }
+    await handle.close();
     return file;
   }
   throw new Error(`${path.join(dir, name)} and ${MAX_SUFFIX} numbered names after it already exist`);
