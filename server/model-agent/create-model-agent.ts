@@ -6,6 +6,7 @@
  * end the message `failed` with a readable reason.
  */
 import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolResultPart, type ToolSet } from 'ai';
+import { LIMITS } from '../../shared/limits.ts';
 import type { ToolDefinition } from '../../shared/schemas.ts';
 import { defineAgent, ToolDeniedError, type AgentDefinition, type AgentTool, type RunContext } from '../agent.ts';
 import { buildModelMessages, DEFAULT_HISTORY_MESSAGES } from './build-prompt.ts';
@@ -181,8 +182,21 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
   }
 
   async function callTool(ctx: RunContext, name: string, input: unknown, where: { runtime: 'cli' | 'toolbar'; requiresApproval: boolean } | undefined): Promise<{ output: unknown; isError: boolean }> {
-    if (!where) return { output: `There is no tool named ${name} now`, isError: true };
     const args = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+    if (!where) {
+      // Not offered in this step (made up, or behind a skill that is off): shown as a failed call,
+      // so the user sees what the model tried, and the model reads why it did not run.
+      const shown = name.length > LIMITS.maxToolNameLength ? `${name.slice(0, LIMITS.maxToolNameLength - 1)}…` : name;
+      const missing = `There is no tool named ${shown} now`;
+      return ctx.callTool({
+        name: shown,
+        input: args,
+        runtime: 'cli',
+        execute: () => {
+          throw new Error(missing);
+        },
+      });
+    }
     try {
       return await ctx.callTool({ name, input: args, runtime: where.runtime, requiresApproval: where.requiresApproval });
     } catch (error) {

@@ -116,6 +116,31 @@ describe('createModelAgent', () => {
     expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain('not on a Friday');
   });
 
+  it('shows a call to a tool it was not offered as failed, and tells the model why', async () => {
+    const long = `x${'y'.repeat(300)}`;
+    const { fake, server, client, chatId } = await setup({
+      replies: [
+        { steps: [{ text: 'Let me look.' }, { toolCall: { id: 'call_x', name: 'get_page_info', args: ['{"detail":', ' true}'] } }, { toolCall: { id: 'call_y', name: long, args: ['{}'] } }] },
+        { steps: [{ text: 'I cannot see the page from here.' }] },
+      ],
+    });
+    const reply = await ask(server, client, chatId, 'which page?');
+    expect(reply.status).toBe('done');
+    expect(textOf(reply)).toBe('I cannot see the page from here.');
+    const [made, longer] = toolCalls(server);
+    expect(made).toMatchObject({ toolName: 'get_page_info', input: { detail: true }, runtime: 'cli', state: 'failed' });
+    // A name past the protocol's limit is shortened, so every client can still read the message.
+    expect(longer!.toolName).toHaveLength(128);
+    expect(longer).toMatchObject({ toolName: `${long.slice(0, 127)}…`, state: 'failed' });
+    const results = activeMessages(server.store.state).filter((m) => m.role === 'tool');
+    expect(JSON.stringify(results[0])).toContain('There is no tool named get_page_info now');
+    expect(client.state).toEqual(server.store.state);
+    // The model reads the same reason for each call.
+    const sent = fake.requests[1]!.body.messages.filter((m) => m.role === 'tool');
+    expect(sent).toHaveLength(2);
+    expect(JSON.stringify(sent[0])).toContain('There is no tool named get_page_info now');
+  });
+
   it('offers the toolbar its own page tools and runs them there', async () => {
     const fake = await FakeOpenAi.start();
     fakes.push(fake);
