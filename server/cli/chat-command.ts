@@ -10,6 +10,7 @@ import { UsageError } from '../cli-args.ts';
 import { attachOrEmbed, type Attached } from './attach.ts';
 import { CliError, openSession, runTurn, type Approver, type TurnOutput, type TurnResult } from './chat-turn.ts';
 import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
+import { stripTerminalControls } from '../terminal/terminal-text.ts';
 
 export const CHAT_USAGE = `Usage: agentbar chat -a <agent> [-m <message>] [--session <name>] [--new] [--yes] [--save-files <dir>]
 
@@ -41,17 +42,20 @@ function completionLine(result: TurnResult, where: string): string {
  */
 function makeTurnOutput(): TurnOutput & { endReply(): void } {
   const sameScreen = process.stdout.isTTY === true && process.stderr.isTTY === true;
+  // A terminal gets no control characters from the agent; a pipe gets its bytes as they are.
+  const toStdout = process.stdout.isTTY === true ? stripTerminalControls : (text: string) => text;
+  const toStderr = process.stderr.isTTY === true ? stripTerminalControls : (text: string) => text;
   let midLine = false;
   return {
     text(chunk) {
       if (!chunk) return;
-      process.stdout.write(chunk);
+      process.stdout.write(toStdout(chunk));
       midLine = !chunk.endsWith('\n');
     },
     note(line) {
       if (midLine && sameScreen) process.stdout.write('\n');
       if (sameScreen) midLine = false;
-      process.stderr.write(`${line}\n`);
+      process.stderr.write(`${toStderr(line)}\n`);
     },
     endReply() {
       // Piped, the reply always ends with a newline of its own; on a terminal, only a line still open.
@@ -69,7 +73,7 @@ function makeApprover(options: { yes: boolean; interactive: boolean; note: (line
       return { approved: false, reason: 'agentbar chat ran without a terminal to ask; pass --yes to approve tool calls' };
     }
     const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-    const answer = await new Promise<string>((resolve) => rl.question(`Approve ${call.toolName} ${JSON.stringify(call.input)}? [y = approve, Enter = reject, or type a reason to reject] `, resolve));
+    const answer = await new Promise<string>((resolve) => rl.question(`Approve ${stripTerminalControls(call.toolName)} ${JSON.stringify(call.input)}? [y = approve, Enter = reject, or type a reason to reject] `, resolve));
     rl.close();
     const a = answer.trim();
     if (/^(y|yes)$/i.test(a)) return { approved: true };

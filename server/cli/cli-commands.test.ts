@@ -132,6 +132,13 @@ describe('with no server running (the command starts its own)', () => {
     expect(empty.stderr).toContain('--save-files needs a folder');
   }, 30_000);
 
+  it('gives a pipe the reply\'s bytes as they are (only a terminal has control characters removed)', async () => {
+    const dir = await h.tmpDir();
+    const run = await agentbar(['chat', '-a', 'demo/historian', '-m', '\u001b[2Jhello', '--data-dir', dir]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('It started with: “\u001b[2Jhello”');
+  }, 30_000);
+
   it('notes how long the agent thought, and keeps the thinking out of stdout', async () => {
     const dir = await h.tmpDir();
     const run = await agentbar(['chat', '-a', 'demo/guide', '-m', 'think', '--data-dir', dir]);

@@ -129,6 +129,16 @@ describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
     expect(await auto.exited).toBe(0);
   }, 40_000);
 
+  it('keeps control characters from a reply or a chat name off the terminal, as visible text', async () => {
+    const dir = await h.tmpDir();
+    // The historian quotes the chat's first message back: an escape sequence in it reaches the reply.
+    const t = onTerminal(['chat', '-a', 'demo/historian', '-m', '\u001b[2Jhello', '--session', 'x\u001b]0;owned\u0007y', '--data-dir', dir], 0);
+    expect(await t.exited).toBe(0);
+    expect(t.screen).toContain('It started with: “[2Jhello”');
+    expect(t.screen).toContain('chat "x]0;ownedy"');
+    expect(t.screen).not.toMatch(/[\u001b\u0007]/);
+  }, 40_000);
+
   it('chat -m on a terminal asks before a tool call; a typed reason rejects it', async () => {
     const dir = await h.tmpDir();
     const t = onTerminal(['chat', '-a', 'demo/guide', '-m', 'read my selection', '--data-dir', dir], 0);

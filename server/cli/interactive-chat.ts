@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import type { SyncClient } from '../../shared/sync-client.ts';
 import type { ToolCallPart } from '../../shared/schemas.ts';
 import { createTerminalChat } from '../terminal/terminal-chat.ts';
+import { stripTerminalControls } from '../terminal/terminal-text.ts';
 import { reasonOf, runTurn, type TurnResult } from './chat-turn.ts';
 
 export interface InteractiveOptions {
@@ -37,7 +38,8 @@ export function runInteractiveChat(options: InteractiveOptions): Promise<number>
     },
   });
   const rl = readline.createInterface({ input, output: echo, terminal: true, prompt: 'agent> ' });
-  const print = (text: string) => output.write(text);
+  // Everything printed here comes from the agent or the server, never a sequence of ours.
+  const print = (text: string) => output.write(stripTerminalControls(text));
   const commands = createTerminalChat({ client, write: print, agent: options.agent, transcript: false, onQuit: () => rl.close(), saveDir: options.saveFiles });
   const queue: { line: string; typedDuringRun: boolean }[] = [];
   let running = false;
