@@ -3,7 +3,7 @@
  * reply's text as it arrives, answer approvals through `approve`, and report how it ended.
  */
 import { RequestError, type SyncClient } from '../../shared/sync-client.ts';
-import type { AssistantMessage, ChatInfo, State, ToolCallPart } from '../../shared/schemas.ts';
+import type { AssistantMessage, ChatInfo, FilePart, State, ToolCallPart } from '../../shared/schemas.ts';
 import { formatThinkingTime } from '../../shared/format.ts';
 import { describeReplyFile, saveReplyFile } from '../terminal/save-reply-file.ts';
 
@@ -139,6 +139,23 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
   let unsaved = 0;
   let lastPlan = '';
   let lastMessage: string | null = null;
+  /** Notes a file of the reply, and saves it when `saveFiles` says where. */
+  const takeFile = (p: FilePart) => {
+    const what = describeReplyFile(p);
+    if (!options.saveFiles) {
+      out.note(`[${what}${options.saveHint ? `: ${options.saveHint}` : ''}]`);
+      return;
+    }
+    saves.push(
+      saveReplyFile(options.saveFiles, p).then(
+        (file) => out.note(`[${what}: saved to ${file}]`),
+        (error: unknown) => {
+          unsaved++;
+          out.note(`[${what}: not saved: ${reasonOf(error)}]`);
+        },
+      ),
+    );
+  };
   return new Promise<TurnResult>((resolve) => {
     const check = () => {
       const s = client.getSnapshot().state;
@@ -161,8 +178,8 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
           lastPlan = plan;
         }
         m.content.forEach((p, k) => {
+          const key = `${m.id}/${k}`;
           if (p.type === 'text') {
-            const key = `${m.id}/${k}`;
             const done = printed.get(key) ?? 0;
             if (p.text.length > done) {
               out.text(p.text.slice(done));
@@ -170,29 +187,14 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
             }
           } else if (p.type === 'reasoning') {
             // The thinking stays out of stdout (the answer alone); its time is noted once it is known.
-            const key = `${m.id}/${k}`;
             if (p.durationMs !== undefined && !printed.has(key)) {
               printed.set(key, 1);
               out.note(`[thought for ${formatThinkingTime(p.durationMs)}]`);
             }
           } else if (p.type === 'file') {
-            const key = `${m.id}/${k}`;
             if (printed.has(key)) return;
             printed.set(key, 1);
-            const what = describeReplyFile(p);
-            if (!options.saveFiles) {
-              out.note(`[${what}${options.saveHint ? `: ${options.saveHint}` : ''}]`);
-              return;
-            }
-            saves.push(
-              saveReplyFile(options.saveFiles, p).then(
-                (file) => out.note(`[${what}: saved to ${file}]`),
-                (error: unknown) => {
-                  unsaved++;
-                  out.note(`[${what}: not saved: ${reasonOf(error)}]`);
-                },
-              ),
-            );
+            takeFile(p);
           } else if (p.type === 'tool-call' && toolStates.get(p.toolCallId) !== p.state) {
             toolStates.set(p.toolCallId, p.state);
             out.note(`[tool ${describeCall(p)}: ${p.state}]`);

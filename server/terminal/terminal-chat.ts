@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { SyncClient } from '../../shared/sync-client.ts';
 import type { FilePart, ToolCallPart } from '../../shared/schemas.ts';
+import { describeError } from '../describe-error.ts';
 import { describeReplyFile, resolveTypedPath, saveReplyFile } from './save-reply-file.ts';
 import { createTranscriptPrinter } from './transcript-printer.ts';
 
@@ -157,7 +158,7 @@ export function createTerminalChat(options: {
           try {
             write(`Saved ${describeReplyFile(part)} to ${await saveReplyFile(dir, part)}\n`);
           } catch (error) {
-            write(`! Could not save ${describeReplyFile(part)}: ${(error as Error).message}\n`);
+            write(`! Could not save ${describeReplyFile(part)}: ${describeError(error)}\n`);
           }
         }
         return;
