@@ -2,7 +2,8 @@
  * A developer's app with a strict, nonce-based Content-Security-Policy: the toolbar tag carries
  * the nonce, and the scripts the toolbar adds later (the highlighter's grammars) get it too. Under
  * Trusted Types the grammars' URLs come from the toolbar's own policy, `agentbar`; where the page
- * allows only other policies, code shows plain and the rest works.
+ * allows only other policies, code shows plain and the rest works. A policy whose connect-src
+ * leaves the agent server out gets a message saying what to add, not an endless "Connecting…".
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,12 +13,19 @@ import { expect, test, Toolbar } from './fixtures.ts';
 
 const NONCE = 'c2VjcmV0LW5vbmNl';
 
-/** The developer's dev server: one page, served from loopback like a real one, with a strict CSP. */
-async function serveApp(agent: { httpUrl: string; wsUrl: string; token: string }, extraPolicy = ''): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * The developer's dev server: one page, served from loopback like a real one, with a strict CSP
+ * that admits the agent server in connect-src unless `connectSrc` says otherwise.
+ */
+async function serveApp(
+  agent: { httpUrl: string; wsUrl: string; token: string },
+  extraPolicy = '',
+  connectSrc = `${agent.httpUrl} ${agent.wsUrl}`,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((_req, res) => {
     res.writeHead(200, {
       'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${NONCE}'; style-src 'unsafe-inline'; img-src data:; connect-src ${agent.httpUrl} ${agent.wsUrl}${extraPolicy}`,
+      'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${NONCE}'; style-src 'unsafe-inline'; img-src data:; connect-src ${connectSrc}${extraPolicy}`,
     });
     res.end(`<!doctype html><title>App</title><main><h1 id="page-title">My app</h1></main>
 <script nonce="${NONCE}" src="${agent.httpUrl}/toolbar.js" data-url="${agent.wsUrl}" data-token="${agent.token}"></script>`);
@@ -73,4 +81,48 @@ test('shows code plain, and keeps working, where Trusted Types allow only other 
     // The browser reports the refused policy; nothing is thrown at the page.
     expect(errors.filter((e) => e.startsWith('uncaught:'))).toEqual([]);
   });
+});
+
+test("says what to add when the page's connect-src leaves the agent server out, and stops trying", async ({ page, server }) => {
+  const app = await serveApp(server, '', "'self'");
+  try {
+    await page.clock.install();
+    await page.addInitScript(() => {
+      const Native = window.WebSocket;
+      (window as unknown as { sockets: number }).sockets = 0;
+      window.WebSocket = class extends Native {
+        constructor(...args: ConstructorParameters<typeof WebSocket>) {
+          super(...args);
+          (window as unknown as { sockets: number }).sockets++;
+        }
+      };
+    });
+    await page.goto(app.url);
+    const toolbar = new Toolbar(page, server);
+    await toolbar.launcher.click();
+    // Closed at the first refusal, not "Offline" after several failed attempts.
+    await expect(toolbar.status).toHaveText('Offline');
+    const origin = new URL(server.wsUrl).origin;
+    const hint = toolbar.panel.locator('.ab-hint.ab-error');
+    await expect(hint).toHaveText(`This page's Content-Security-Policy blocks the connection to the agent server: add ${origin} to its connect-src directive, then reload the page.`);
+    await toolbar.composer.fill('hello?');
+    await expect(toolbar.sendButton).toBeDisabled();
+    // A minute later (on the page's clock) it has not tried again: each try logs the token.
+    await page.clock.runFor(60_000);
+    expect(await page.evaluate(() => (window as unknown as { sockets: number }).sockets)).toBe(1);
+  } finally {
+    await app.close();
+  }
+});
+
+test("connects when the page's connect-src admits the socket's address alone", async ({ page, server }) => {
+  const app = await serveApp(server, '', server.wsUrl);
+  try {
+    await page.goto(app.url);
+    const toolbar = new Toolbar(page, server);
+    await toolbar.open();
+    await expect(await toolbar.ask('help')).toContainText('demo');
+  } finally {
+    await app.close();
+  }
 });

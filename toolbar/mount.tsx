@@ -16,6 +16,7 @@ import { collectBrowserMetadata } from './page/browser-metadata.ts';
 import { describeElement } from './page/describe-element.ts';
 import { followVisualViewport } from './page/follow-visual-viewport.ts';
 import { startPicker } from './page/picker.ts';
+import { bindPolicyWatch } from './page/policy-watch.ts';
 import { bindRefusalProbe } from './page/refusal-probe.ts';
 import { readAttachments } from './page/read-attachments.ts';
 import { createToolbarStore, type PickedElement, type PrefsStorage, type ToolbarStore } from './store.ts';
@@ -132,8 +133,9 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
   let store: ToolbarStore | null = null;
   const getStore = () => store!;
   const tools = createToolContext(win, host, getStore);
+  const socketUrl = buildSocketUrl(config.config);
   const client = createSyncClient({
-    connect: createWebSocketConnector(buildSocketUrl(config.config)),
+    connect: createWebSocketConnector(socketUrl),
     client: { kind: 'toolbar', name: 'agentbar toolbar' },
     tools: listToolDefinitions(),
     onToolRun: createToolRunner(tools),
@@ -159,6 +161,7 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
   };
   const unbindPicker = bindPicker(win, host, store);
   const unbindProbe = bindRefusalProbe(win, store, config.config.url);
+  const unbindPolicyWatch = bindPolicyWatch(doc, store, socketUrl, () => client.close());
 
   render(<App services={services} />, root);
   client.start();
@@ -171,6 +174,7 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
     unmount() {
       unbindPicker();
       unbindProbe();
+      unbindPolicyWatch();
       unfollow();
       client.close();
       bound.dispose();

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../shared/schemas.ts';
-import type { SyncView } from '../shared/sync-client.ts';
+import type { SyncStatus, SyncView } from '../shared/sync-client.ts';
 import {
   CONNECTION_LABELS,
-  connectionKind,
   countAwaitingApproval,
   createMessageIdsSelector,
   defaultAgent,
@@ -28,9 +27,9 @@ function ui(sync: Partial<SyncView>, rest: Partial<ToolbarState> = {}): ToolbarS
 }
 
 describe('connection labels', () => {
-  it('shows connecting as reconnecting and closed as offline', () => {
-    expect(['connecting', 'connected', 'reconnecting', 'offline', 'closed'].map((s) => CONNECTION_LABELS[connectionKind(s as never)])).toEqual([
-      'Reconnecting…',
+  it('says connecting before the first connection and shows closed as offline', () => {
+    expect(['connecting', 'connected', 'reconnecting', 'offline', 'closed'].map((s) => CONNECTION_LABELS[s as SyncStatus])).toEqual([
+      'Connecting…',
       'Connected',
       'Reconnecting…',
       'Offline',

@@ -11,18 +11,20 @@ const NO_AGENTS: readonly AgentInfo[] = Object.freeze([]);
 
 export type ConnectionKind = 'connected' | 'reconnecting' | 'offline';
 
-/** The three states the header shows; `connecting` reads as reconnecting, `closed` as offline. */
+/** The three looks of the header's dot; `connecting` looks like reconnecting, `closed` like offline. */
 export function connectionKind(status: SyncStatus): ConnectionKind {
   if (status === 'connected') return 'connected';
   if (status === 'connecting' || status === 'reconnecting') return 'reconnecting';
   return 'offline';
 }
 
-/** The accessible text of the connection indicator. */
-export const CONNECTION_LABELS: Record<ConnectionKind, string> = {
+/** The accessible text of the connection indicator: a page that never connected is not reconnecting. */
+export const CONNECTION_LABELS: Record<SyncStatus, string> = {
+  connecting: 'Connecting…',
   connected: 'Connected',
   reconnecting: 'Reconnecting…',
   offline: 'Offline',
+  closed: 'Offline',
 };
 
 export function selectState(s: ToolbarState): State | null {
@@ -128,6 +130,23 @@ export function selectActiveSkill(s: ToolbarState): { agent: string; skill: stri
 export const REFUSED_MESSAGE =
   "The agent server is running but refused this page: its token is wrong or from an earlier start (each start makes a new one), or this page's origin is not allowed. Reload the page to get the current token; the server's log says which.";
 
+/**
+ * What to tell a user whose page forbids the connection: nothing on the server's side can help,
+ * and the browser only says it in the page's console.
+ *
+ * @example blockedByPolicyMessage('ws://127.0.0.1:4477') // "This page's Content-Security-Policy blocks …"
+ */
+export function blockedByPolicyMessage(origin: string): string {
+  return `This page's Content-Security-Policy blocks the connection to the agent server: add ${origin} to its connect-src directive, then reload the page.`;
+}
+
+/** Why the toolbar cannot connect when the user can do something about it (an error, not a wait), else null. */
+export function selectConnectionProblem(s: ToolbarState): string | null {
+  if (connectionKind(s.sync.status) === 'connected') return null;
+  if (s.blockedByPagePolicy) return blockedByPolicyMessage(s.blockedByPagePolicy);
+  return s.serverRefused && s.sync.status === 'offline' ? REFUSED_MESSAGE : null;
+}
+
 /** What the composer says while the connection is down; cleared once it is back. */
 export const CONNECTION_BLOCKERS: ReadonlySet<string> = new Set([
   'Disconnected from the agent server',
@@ -138,11 +157,10 @@ export const CONNECTION_BLOCKERS: ReadonlySet<string> = new Set([
 
 /** Why sending is impossible right now, or null when it is possible. */
 export function selectSendBlocker(s: ToolbarState): string | null {
+  const problem = selectConnectionProblem(s);
+  if (problem) return problem;
   const kind = connectionKind(s.sync.status);
-  if (kind === 'offline') {
-    if (s.sync.status === 'closed') return 'Disconnected from the agent server';
-    return s.serverRefused ? REFUSED_MESSAGE : 'Offline: waiting for the agent server';
-  }
+  if (kind === 'offline') return s.sync.status === 'closed' ? 'Disconnected from the agent server' : 'Offline: waiting for the agent server';
   if (kind === 'reconnecting' || !s.sync.state) return 'Connecting to the agent server…';
   if (!selectComposerAgent(s)) return 'No implemented agent is available';
   return null;

@@ -50,6 +50,8 @@ export interface ToolbarState extends UiPrefs {
   composerError: string | null;
   /** Offline although the server answers HTTP: it refused this toolbar (token or origin). */
   serverRefused: boolean;
+  /** The agent server's origin when the page's Content-Security-Policy refused the connection to it. */
+  blockedByPagePolicy: string | null;
   /** The agent chosen in the composer for one chat; other chats use their default. */
   agentChoice: { chatId: string | null; agent: string } | null;
   picked: PickedElement[];
@@ -101,6 +103,7 @@ export const INITIAL_UI_STATE: Omit<ToolbarState, keyof UiPrefs | 'sync'> = {
   sending: false,
   composerError: null,
   serverRefused: false,
+  blockedByPagePolicy: null,
   agentChoice: null,
   picked: [],
   picking: false,

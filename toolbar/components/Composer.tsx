@@ -3,10 +3,10 @@ import { LIMITS } from '../../shared/limits.ts';
 import { useServices, useToolbar } from '../context.ts';
 import { labelElement } from '../page/picker.ts';
 import {
-  REFUSED_MESSAGE,
   selectActiveChatId,
   selectAgents,
   selectComposerAgent,
+  selectConnectionProblem,
   selectRunInActiveChat,
   selectSendBlocker,
 } from '../selectors.ts';
@@ -110,6 +110,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
   const error = useToolbar((s) => s.composerError);
   const picking = useToolbar((s) => s.picking);
   const blocker = useToolbar(selectSendBlocker);
+  const connectionProblem = useToolbar(selectConnectionProblem);
   const running = useToolbar(selectRunInActiveChat);
   const run = useToolbar((s) => s.sync.state?.run ?? null);
   const runChatTitle = useToolbar((s) => (run ? (s.sync.state?.chats[run.chatId]?.title ?? 'another chat') : ''));
@@ -246,7 +247,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
           </button>
         </div>
       ) : hint ? (
-        <div id={hintId} class={picking ? 'ab-hint ab-picking-hint' : tooLong || blocker === REFUSED_MESSAGE ? 'ab-hint ab-error' : 'ab-hint'}>
+        <div id={hintId} class={picking ? 'ab-hint ab-picking-hint' : tooLong || (blocker !== null && blocker === connectionProblem) ? 'ab-hint ab-error' : 'ab-hint'}>
           {hint}
         </div>
       ) : null}

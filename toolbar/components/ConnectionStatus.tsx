@@ -1,7 +1,7 @@
 import { useToolbar } from '../context.ts';
 import { CONNECTION_LABELS, connectionKind } from '../selectors.ts';
 
-/** The dot and the announced text: "Connected", "Reconnecting…" or "Offline". */
+/** The dot and the announced text: "Connecting…", "Connected", "Reconnecting…" or "Offline". */
 export function ConnectionStatus() {
   const status = useToolbar((s) => s.sync.status);
   const error = useToolbar((s) => s.sync.error?.message ?? null);
@@ -10,7 +10,7 @@ export function ConnectionStatus() {
     <span class="ab-status" title={kind === 'connected' || !error ? undefined : error}>
       <span class={`ab-dot ab-${kind}`} aria-hidden="true" />
       <span role="status" aria-live="polite">
-        {CONNECTION_LABELS[kind]}
+        {CONNECTION_LABELS[status]}
       </span>
     </span>
   );

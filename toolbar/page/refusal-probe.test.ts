@@ -59,6 +59,17 @@ describe('bindRefusalProbe', () => {
     expect(selectSendBlocker(store.getState())).toBe('Offline: waiting for the agent server');
   });
 
+  it('does not probe for a client that stopped for good (refused for good, or blocked by the page)', async () => {
+    const client = fakeClient(CONNECTING_VIEW);
+    const { store } = createToolbarStore({ client });
+    const w = fakeWindow(() => true);
+    bindRefusalProbe(w.win, store, 'ws://127.0.0.1:4477/ws');
+    client.publish({ status: 'closed' });
+    await flush();
+    expect(w.fetched).toEqual([]);
+    expect(selectSendBlocker(store.getState())).toBe('Disconnected from the agent server');
+  });
+
   it('derives the health address from the socket address', () => {
     expect(healthUrlOf('ws://localhost:4477/ws')).toBe('http://localhost:4477/health');
   });

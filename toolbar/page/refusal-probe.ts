@@ -4,8 +4,10 @@
  * server's `/health` in `no-cors` mode: that resolves whenever the server answers at all, even with
  * a 403, and rejects only when nothing is listening.
  */
-import { connectionKind } from '../selectors.ts';
-import type { ToolbarStore } from '../store.ts';
+import type { ToolbarState, ToolbarStore } from '../store.ts';
+
+/** Offline and retrying: a client closed for good (or by the page's policy) has nothing to probe for. */
+const isRetrying = (s: ToolbarState) => s.sync.status === 'offline';
 
 /** How often to ask again while still offline. */
 export const PROBE_EVERY_MS = 15_000;
@@ -35,16 +37,16 @@ export function bindRefusalProbe(win: Pick<Window, 'fetch' | 'setTimeout' | 'cle
       () => true,
       () => false,
     ).then((answers) => {
-      if (stopped || connectionKind(store.getState().sync.status) !== 'offline') return;
+      if (stopped || !isRetrying(store.getState())) return;
       if (store.getState().serverRefused !== answers) store.setState({ serverRefused: answers });
       timer = win.setTimeout(probe, PROBE_EVERY_MS);
     });
   };
 
   const unsubscribe = store.subscribe((s, prev) => {
-    const now = connectionKind(s.sync.status);
-    if (now === connectionKind(prev.sync.status)) return;
-    if (now === 'offline') {
+    const now = isRetrying(s);
+    if (now === isRetrying(prev)) return;
+    if (now) {
       if (timer === null) probe();
     } else {
       if (timer !== null) win.clearTimeout(timer);
