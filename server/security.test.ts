@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAccess, isAllowedHost, isAllowedOrigin, isValidToken, normalizeOrigin, readToken } from './security.ts';
+import { checkAccess, describeRefusal, isAllowedHost, isAllowedOrigin, isValidToken, normalizeOrigin, readToken } from './security.ts';
 
 const PORT = 4477;
 
@@ -192,5 +192,30 @@ describe('checkAccess', () => {
 
   it('needs no token on a public route', () => {
     expect(checkAccess(policy, { host: 'localhost' }, url(), false)).toBeNull();
+  });
+});
+
+describe('describeRefusal', () => {
+  it('tells the developer how to let their own https page in', () => {
+    expect(describeRefusal('Origin not allowed', { origin: 'https://LOCALHOST:5173' })).toBe(
+      'Origin not allowed (origin https://LOCALHOST:5173). If that page is yours, start the server with --allow-origin https://localhost:5173 (allowOrigins in startServer).',
+    );
+  });
+
+  it('says a page without an origin is never allowed, rather than suggesting --allow-origin null', () => {
+    const message = describeRefusal('Origin not allowed', { origin: 'null' });
+    expect(message).toMatch(/^Origin not allowed \(origin null\)\. A page without an origin of its own \(a file:\/\/ page/);
+    expect(message).not.toContain('--allow-origin');
+  });
+
+  it('names the refused Host and why only loopback names pass', () => {
+    expect(describeRefusal('Host not allowed', { host: 'rebind.example:4477', origin: 'http://rebind.example:4477' })).toMatch(
+      /^Host not allowed \(host rebind\.example:4477\)\. Open the page with localhost, 127\.0\.0\.1 or \[::1\] .*DNS rebinding\.$/,
+    );
+  });
+
+  it('points a refused token at reloading the page, and clips what a client sent', () => {
+    expect(describeRefusal('Missing or wrong token', {})).toBe('Missing or wrong token (origin none). A toolbar with an old token gets the current one when its page is reloaded.');
+    expect(describeRefusal('Missing or wrong token', { origin: `http://${'a'.repeat(300)}.test` }).length).toBeLessThan(320);
   });
 });

@@ -107,6 +107,27 @@ export function checkAccess(
 }
 
 /**
+ * The log line for a refused WebSocket: the reason `checkAccess` gave, what was refused, and what
+ * the developer can do about it (the browser tells the page nothing, so this line is all they get).
+ *
+ * @example describeRefusal('Origin not allowed', { origin: 'https://localhost:5173' })
+ * // 'Origin not allowed (origin https://localhost:5173). If that page is yours, start the server with --allow-origin https://localhost:5173 …'
+ */
+export function describeRefusal(why: string, headers: { origin?: string | null; host?: string | null }): string {
+  const clip = (value: string) => (value.length > 200 ? `${value.slice(0, 200)}…` : value);
+  const origin = headers.origin == null ? 'none' : clip(headers.origin);
+  if (why === 'Host not allowed') {
+    return `${why} (host ${headers.host == null ? 'none' : clip(headers.host)}). Open the page with localhost, 127.0.0.1 or [::1] and the server's port: other names are refused so that no website can reach the server through DNS rebinding.`;
+  }
+  if (why === 'Origin not allowed') {
+    const normalized = headers.origin == null ? null : normalizeOrigin(headers.origin);
+    if (!normalized) return `${why} (origin ${origin}). A page without an origin of its own (a file:// page, a sandboxed frame) is never allowed: serve it over http from localhost.`;
+    return `${why} (origin ${origin}). If that page is yours, start the server with --allow-origin ${clip(normalized)} (allowOrigins in startServer).`;
+  }
+  return `${why} (origin ${origin}). A toolbar with an old token gets the current one when its page is reloaded.`;
+}
+
+/**
  * The token (`?token=`, Bearer) or, when a `cookie` header is passed (HTTP routes only; the
  * WebSocket upgrade does not pass it), the session cookie.
  */

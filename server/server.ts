@@ -28,7 +28,7 @@ import { createFileChatRepository } from './persistence/file-chat-repository.ts'
 import { createMemoryChatRepository } from './persistence/memory-chat-repository.ts';
 import { handleRequest, type RequestContext } from './requests.ts';
 import { RunManager } from './runs.ts';
-import { checkAccess } from './security.ts';
+import { checkAccess, describeRefusal } from './security.ts';
 import { createSignInLinks } from './sign-in-links.ts';
 import { DataDirBusyError, lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { connectionsCheckingInterval, DEFAULT_SOCKET_LIMITS, guardSockets, type SocketLimits } from './socket-guard.ts';
@@ -282,12 +282,12 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
 
   // A toolbar with an old token retries for ever: say so in the log, but once a minute per reason.
   const lastRefusal = new Map<string, number>();
-  const noteRefusal = (why: string) => {
+  const noteRefusal = (message: string) => {
     const now = Date.now();
-    if ((lastRefusal.get(why) ?? -Infinity) > now - 60_000) return;
+    if ((lastRefusal.get(message) ?? -Infinity) > now - 60_000) return;
     if (lastRefusal.size >= 100) lastRefusal.clear();
-    lastRefusal.set(why, now);
-    log('warn', `Refused a WebSocket: ${why}. A toolbar with an old token gets the current one when its page is reloaded.`);
+    lastRefusal.set(message, now);
+    log('warn', `Refused a WebSocket: ${message}`);
   };
 
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -296,7 +296,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not found');
     const why = checkAccess(policy, { host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, url, true);
     if (why) {
-      noteRefusal(`${why} (origin ${req.headers.origin ?? 'none'})`);
+      noteRefusal(describeRefusal(why, req.headers));
       return refuseUpgrade(socket, 403, `Forbidden: ${why}`);
     }
     guard.trust(socket as Socket);
