@@ -107,6 +107,8 @@ test("says what to add when the page's connect-src leaves the agent server out, 
     await expect(hint).toHaveText(`This page's Content-Security-Policy blocks the connection to the agent server: add ${origin} to its connect-src directive, then reload the page.`);
     await toolbar.composer.fill('hello?');
     await expect(toolbar.sendButton).toBeDisabled();
+    // Nothing is known of the server's agents: the menu does not claim there are none.
+    await expect(toolbar.agentSelect.locator('option')).toHaveText(['Agent']);
     // A minute later (on the page's clock) it has not tried again: each try logs the token.
     await page.clock.runFor(60_000);
     expect(await page.evaluate(() => (window as unknown as { sockets: number }).sockets)).toBe(1);

@@ -63,6 +63,8 @@ function AgentSelect() {
   const agents = useToolbar(selectAgents);
   const selected = useToolbar(selectComposerAgent);
   const chatId = useToolbar(selectActiveChatId);
+  // Before the first snapshot nothing is known: "No agents" would be untrue.
+  const known = useToolbar((s) => s.sync.state !== null);
   return (
     <select
       class="ab-select"
@@ -72,7 +74,7 @@ function AgentSelect() {
       disabled={agents.length === 0}
       onChange={(e) => store.getState().setAgentChoice(chatId, e.currentTarget.value)}
     >
-      {agents.length === 0 ? <option value="">No agents</option> : null}
+      {agents.length === 0 ? <option value="">{known ? 'No agents' : 'Agent'}</option> : null}
       {agents.map((a) => (
         <option key={a.id} value={a.id} disabled={!a.implemented} title={a.description}>
           {a.implemented ? a.id : `${a.id} (not implemented)`}
