@@ -280,7 +280,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   };
 
-  // A toolbar with an old token retries for ever: say so in the log, but once a minute per reason.
+  // A toolbar with an old token retries for ever: say so in the log, but once a minute per reason and origin.
   const lastRefusal = new Map<string, number>();
   const noteRefusal = (message: string) => {
     const now = Date.now();
