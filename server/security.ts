@@ -3,8 +3,7 @@
  * Pure functions of header values, so they are tested without a socket.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+import { isLoopbackHttpOrigin, LOOPBACK_HOSTS } from '../shared/origins.ts';
 
 /**
  * Accepts `localhost`, `127.0.0.1` or `[::1]`, bare or with the server's own port. Anything else
@@ -42,8 +41,7 @@ export function isAllowedOrigin(origin: string | undefined | null, extra: readon
   if (origin.trim().toLowerCase() === 'null') return false;
   const normalized = normalizeOrigin(origin);
   if (!normalized) return false;
-  const url = new URL(normalized);
-  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return true;
+  if (isLoopbackHttpOrigin(normalized)) return true;
   return extra.some((o) => normalizeOrigin(o) === normalized);
 }
 

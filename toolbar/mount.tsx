@@ -143,6 +143,7 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
   });
   const bound = createToolbarStore({ client, storage: pageStorage(win) });
   store = bound.store;
+  store.setState({ pageOrigin: win.location.origin });
   const actions = createActions({
     client,
     store,

@@ -10,6 +10,8 @@ import {
   selectComposerAgent,
   selectMessages,
   selectRunInActiveChat,
+  isConnectionBlocker,
+  REFUSED_MESSAGE,
   selectSendBlocker,
 } from './selectors.ts';
 import { INITIAL_UI_STATE, type ToolbarState } from './store.ts';
@@ -67,6 +69,29 @@ describe('selectSendBlocker', () => {
     expect(selectSendBlocker(ui({ status: 'closed' }))).toMatch(/Disconnected/);
     const state = makeState({ agents: [{ id: 'x', description: '', implemented: false, tools: [], workflows: [] }] });
     expect(selectSendBlocker(ui({ state }))).toMatch(/No implemented agent/);
+  });
+});
+
+describe('refusal messages', () => {
+  const refused = (pageOrigin: string | null) => selectSendBlocker(ui({ status: 'offline' }, { serverRefused: true, pageOrigin }));
+
+  it('names --allow-origin with the page origin the server does not accept by default', () => {
+    expect(refused('https://localhost:5173')).toBe(
+      'The agent server is running but refused this page: it accepts pages from https://localhost:5173 only when started with --allow-origin https://localhost:5173. If it was, this page\'s token is from an earlier start: reload the page.',
+    );
+    expect(refused('http://app.test:3000')).toMatch(/--allow-origin http:\/\/app\.test:3000\./);
+  });
+
+  it('points at the token for a page served from localhost over http, and at http for a file', () => {
+    for (const origin of ['http://localhost:5173', 'http://127.0.0.1:8080', 'http://[::1]:3000', null]) expect(refused(origin)).toBe(REFUSED_MESSAGE);
+    expect(refused('null')).toMatch(/a page opened from a file .* Serve the page over http from localhost\.$/);
+  });
+
+  it('counts every refusal as a connection blocker, so it clears once connected', () => {
+    expect(isConnectionBlocker(refused('https://localhost:5173')!)).toBe(true);
+    expect(isConnectionBlocker(REFUSED_MESSAGE)).toBe(true);
+    expect(isConnectionBlocker('Offline: waiting for the agent server')).toBe(true);
+    expect(isConnectionBlocker('The agent is already working; wait or press Stop')).toBe(false);
   });
 });
 

@@ -3,6 +3,7 @@
  * only re-renders what depends on the part that changed.
  */
 import type { AgentInfo, ChatInfo, Message, State } from '../shared/schemas.ts';
+import { isLoopbackHttpOrigin } from '../shared/origins.ts';
 import type { SyncStatus } from '../shared/sync-client.ts';
 import type { ToolbarState } from './store.ts';
 
@@ -126,9 +127,22 @@ export function selectActiveSkill(s: ToolbarState): { agent: string; skill: stri
   return agent && skill ? { agent, skill } : null;
 }
 
+const REFUSED = 'The agent server is running but refused this page';
+
 /** Offline, and the server answers: it refused this toolbar. */
-export const REFUSED_MESSAGE =
-  "The agent server is running but refused this page: its token is wrong or from an earlier start (each start makes a new one), or this page's origin is not allowed. Reload the page to get the current token; the server's log says which.";
+export const REFUSED_MESSAGE = `${REFUSED}: its token is wrong or from an earlier start (each start makes a new one), or this page's origin is not allowed. Reload the page to get the current token; the server's log says which.`;
+
+/**
+ * Why the server refused this page, as far as the page can tell: a page the server does not accept
+ * by default names the option that admits it, since its token is then rarely the reason.
+ *
+ * @example refusedMessage('https://localhost:5173') // "… start the server with --allow-origin https://localhost:5173 …"
+ */
+export function refusedMessage(pageOrigin: string | null): string {
+  if (pageOrigin === 'null') return `${REFUSED}: a page opened from a file (or in a sandboxed frame) has no origin it can accept. Serve the page over http from localhost.`;
+  if (!pageOrigin || isLoopbackHttpOrigin(pageOrigin)) return REFUSED_MESSAGE;
+  return `${REFUSED}: it accepts pages from ${pageOrigin} only when started with --allow-origin ${pageOrigin}. If it was, this page's token is from an earlier start: reload the page.`;
+}
 
 /**
  * What to tell a user whose page forbids the connection: nothing on the server's side can help,
@@ -144,16 +158,19 @@ export function blockedByPolicyMessage(origin: string): string {
 export function selectConnectionProblem(s: ToolbarState): string | null {
   if (connectionKind(s.sync.status) === 'connected') return null;
   if (s.blockedByPagePolicy) return blockedByPolicyMessage(s.blockedByPagePolicy);
-  return s.serverRefused && s.sync.status === 'offline' ? REFUSED_MESSAGE : null;
+  return s.serverRefused && s.sync.status === 'offline' ? refusedMessage(s.pageOrigin) : null;
 }
 
-/** What the composer says while the connection is down; cleared once it is back. */
-export const CONNECTION_BLOCKERS: ReadonlySet<string> = new Set([
+const CONNECTION_BLOCKERS: ReadonlySet<string> = new Set([
   'Disconnected from the agent server',
   'Offline: waiting for the agent server',
   'Connecting to the agent server…',
-  REFUSED_MESSAGE,
 ]);
+
+/** Whether `message` is what the composer says while the connection is down (stale once it is back). */
+export function isConnectionBlocker(message: string): boolean {
+  return CONNECTION_BLOCKERS.has(message) || message.startsWith(REFUSED);
+}
 
 /** Why sending is impossible right now, or null when it is possible. */
 export function selectSendBlocker(s: ToolbarState): string | null {

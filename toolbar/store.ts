@@ -7,7 +7,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { SelectedElement } from '../shared/schemas.ts';
 import type { SyncClient, SyncView } from '../shared/sync-client.ts';
-import { CONNECTION_BLOCKERS, connectionKind } from './selectors.ts';
+import { connectionKind, isConnectionBlocker } from './selectors.ts';
 
 export interface Attachment {
   id: string;
@@ -50,6 +50,8 @@ export interface ToolbarState extends UiPrefs {
   composerError: string | null;
   /** Offline although the server answers HTTP: it refused this toolbar (token or origin). */
   serverRefused: boolean;
+  /** The page's own origin (`location.origin`), which the server may refuse; null outside a page. */
+  pageOrigin: string | null;
   /** The agent server's origin when the page's Content-Security-Policy refused the connection to it. */
   blockedByPagePolicy: string | null;
   /** The agent chosen in the composer for one chat; other chats use their default. */
@@ -103,6 +105,7 @@ export const INITIAL_UI_STATE: Omit<ToolbarState, keyof UiPrefs | 'sync'> = {
   sending: false,
   composerError: null,
   serverRefused: false,
+  pageOrigin: null,
   blockedByPagePolicy: null,
   agentChoice: null,
   picked: [],
@@ -217,7 +220,7 @@ export function createToolbarStore(options: CreateToolbarStoreOptions): { store:
     const s = store.getState();
     if (s.sync === sync) return;
     // An "offline" error from a send tried while the connection was down is stale once it is back.
-    const stale = s.composerError !== null && CONNECTION_BLOCKERS.has(s.composerError) && connectionKind(sync.status) === 'connected' && sync.state !== null;
+    const stale = s.composerError !== null && isConnectionBlocker(s.composerError) && connectionKind(sync.status) === 'connected' && sync.state !== null;
     store.setState(stale ? { sync, composerError: null } : { sync });
   });
   // A view published between createStore and subscribe would otherwise be missed.
