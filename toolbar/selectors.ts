@@ -136,9 +136,9 @@ export const REFUSED_MESSAGE = `${REFUSED}: its token is wrong or from an earlie
  * Why the server refused this page, as far as the page can tell: a page the server does not accept
  * by default names the option that admits it, since its token is then rarely the reason.
  *
- * @example refusedMessage('https://localhost:5173') // "… start the server with --allow-origin https://localhost:5173 …"
+ * @example describeRefusedPage('https://localhost:5173') // "… start the server with --allow-origin https://localhost:5173 …"
  */
-export function refusedMessage(pageOrigin: string | null): string {
+export function describeRefusedPage(pageOrigin: string | null): string {
   if (pageOrigin === 'null') return `${REFUSED}: a page opened from a file (or in a sandboxed frame) has no origin it can accept. Serve the page over http from localhost.`;
   if (!pageOrigin || isLoopbackHttpOrigin(pageOrigin)) return REFUSED_MESSAGE;
   return `${REFUSED}: it accepts pages from ${pageOrigin} only when started with --allow-origin ${pageOrigin}. If it was, this page's token is from an earlier start: reload the page.`;
@@ -148,17 +148,17 @@ export function refusedMessage(pageOrigin: string | null): string {
  * What to tell a user whose page forbids the connection: nothing on the server's side can help,
  * and the browser only says it in the page's console.
  *
- * @example blockedByPolicyMessage('ws://127.0.0.1:4477') // "This page's Content-Security-Policy blocks …"
+ * @example describePolicyBlock('ws://127.0.0.1:4477') // "This page's Content-Security-Policy blocks …"
  */
-export function blockedByPolicyMessage(origin: string): string {
+export function describePolicyBlock(origin: string): string {
   return `This page's Content-Security-Policy blocks the connection to the agent server: add ${origin} to its connect-src directive, then reload the page.`;
 }
 
 /** Why the toolbar cannot connect when the user can do something about it (an error, not a wait), else null. */
 export function selectConnectionProblem(s: ToolbarState): string | null {
   if (connectionKind(s.sync.status) === 'connected') return null;
-  if (s.blockedByPagePolicy) return blockedByPolicyMessage(s.blockedByPagePolicy);
-  return s.serverRefused && s.sync.status === 'offline' ? refusedMessage(s.pageOrigin) : null;
+  if (s.blockedByPagePolicy) return describePolicyBlock(s.blockedByPagePolicy);
+  return s.serverRefused && s.sync.status === 'offline' ? describeRefusedPage(s.pageOrigin) : null;
 }
 
 const CONNECTION_BLOCKERS: ReadonlySet<string> = new Set([

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { blockedByPolicyMessage, selectSendBlocker } from '../selectors.ts';
+import { describePolicyBlock, selectSendBlocker } from '../selectors.ts';
 import { createToolbarStore } from '../store.ts';
 import { CONNECTING_VIEW, fakeClient, makeState } from '../test-fixtures.ts';
-import { blockedSocketOrigin, bindPolicyWatch, type PolicyViolation } from './policy-watch.ts';
+import { findBlockedSocketOrigin, bindPolicyWatch, type PolicyViolation } from './policy-watch.ts';
 
 const SOCKET = 'ws://127.0.0.1:4477/ws?token=secret';
 
@@ -15,19 +15,19 @@ function violationEvent(v: PolicyViolation): Event {
   return Object.assign(new Event('securitypolicyviolation'), v);
 }
 
-describe('blockedSocketOrigin', () => {
+describe('findBlockedSocketOrigin', () => {
   it("names the server's origin when connect-src refused the toolbar's socket", () => {
-    expect(blockedSocketOrigin(violation(SOCKET), SOCKET)).toBe('ws://127.0.0.1:4477');
+    expect(findBlockedSocketOrigin(violation(SOCKET), SOCKET)).toBe('ws://127.0.0.1:4477');
     // Some browsers report only the origin of a cross-origin address.
-    expect(blockedSocketOrigin(violation('wss://agent.example:9000'), 'wss://agent.example:9000/ws')).toBe('wss://agent.example:9000');
+    expect(findBlockedSocketOrigin(violation('wss://agent.example:9000'), 'wss://agent.example:9000/ws')).toBe('wss://agent.example:9000');
   });
 
   it('ignores what does not stop the toolbar: report-only policies, other directives, other addresses, the health probe', () => {
-    expect(blockedSocketOrigin(violation(SOCKET, { disposition: 'report' }), SOCKET)).toBeNull();
-    expect(blockedSocketOrigin(violation('http://127.0.0.1:4477/lang/rust.js', { effectiveDirective: 'script-src-elem' }), SOCKET)).toBeNull();
-    expect(blockedSocketOrigin(violation('ws://127.0.0.1:5173/'), SOCKET)).toBeNull();
-    expect(blockedSocketOrigin(violation('http://127.0.0.1:4477/health'), SOCKET)).toBeNull();
-    expect(blockedSocketOrigin(violation('inline'), SOCKET)).toBeNull();
+    expect(findBlockedSocketOrigin(violation(SOCKET, { disposition: 'report' }), SOCKET)).toBeNull();
+    expect(findBlockedSocketOrigin(violation('http://127.0.0.1:4477/lang/rust.js', { effectiveDirective: 'script-src-elem' }), SOCKET)).toBeNull();
+    expect(findBlockedSocketOrigin(violation('ws://127.0.0.1:5173/'), SOCKET)).toBeNull();
+    expect(findBlockedSocketOrigin(violation('http://127.0.0.1:4477/health'), SOCKET)).toBeNull();
+    expect(findBlockedSocketOrigin(violation('inline'), SOCKET)).toBeNull();
   });
 });
 
@@ -47,7 +47,7 @@ describe('bindPolicyWatch', () => {
     doc.dispatchEvent(violationEvent(violation(SOCKET)));
     expect(stops).toBe(1);
     expect(store.getState().blockedByPagePolicy).toBe('ws://127.0.0.1:4477');
-    const message = blockedByPolicyMessage('ws://127.0.0.1:4477');
+    const message = describePolicyBlock('ws://127.0.0.1:4477');
     expect(message).toContain('add ws://127.0.0.1:4477 to its connect-src');
     expect(selectSendBlocker(store.getState())).toBe(message);
     unbind();

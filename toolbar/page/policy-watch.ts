@@ -14,9 +14,9 @@ export type PolicyViolation = Pick<SecurityPolicyViolationEvent, 'blockedURI' | 
  * The origin to name in the message when `violation` refused the connection to `socketUrl`, else
  * null. Only the socket counts: a blocked `/health` probe or grammar script does not stop the toolbar.
  *
- * @example blockedSocketOrigin({ blockedURI: 'ws://127.0.0.1:4477/ws?token=…', effectiveDirective: 'connect-src', disposition: 'enforce' }, 'ws://127.0.0.1:4477/ws') // 'ws://127.0.0.1:4477'
+ * @example findBlockedSocketOrigin({ blockedURI: 'ws://127.0.0.1:4477/ws?token=…', effectiveDirective: 'connect-src', disposition: 'enforce' }, 'ws://127.0.0.1:4477/ws') // 'ws://127.0.0.1:4477'
  */
-export function blockedSocketOrigin(violation: PolicyViolation, socketUrl: string): string | null {
+export function findBlockedSocketOrigin(violation: PolicyViolation, socketUrl: string): string | null {
   if (violation.disposition !== 'enforce' || violation.effectiveDirective !== 'connect-src') return null;
   let blocked: URL;
   let socket: URL;
@@ -38,7 +38,7 @@ export function blockedSocketOrigin(violation: PolicyViolation, socketUrl: strin
  */
 export function bindPolicyWatch(doc: Pick<Document, 'addEventListener' | 'removeEventListener'>, store: ToolbarStore, socketUrl: string, stop: () => void): () => void {
   const onViolation = (event: Event) => {
-    const origin = blockedSocketOrigin(event as SecurityPolicyViolationEvent, socketUrl);
+    const origin = findBlockedSocketOrigin(event as SecurityPolicyViolationEvent, socketUrl);
     if (!origin || store.getState().blockedByPagePolicy) return;
     store.setState({ blockedByPagePolicy: origin });
     stop();
