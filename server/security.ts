@@ -4,6 +4,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { isLoopbackHttpOrigin, LOOPBACK_HOSTS } from '../shared/origins.ts';
+import { truncateText } from '../shared/truncate.ts';
 
 /**
  * Accepts `localhost`, `127.0.0.1` or `[::1]`, bare or with the server's own port. Anything else
@@ -112,7 +113,7 @@ export function checkAccess(
  * // 'Origin not allowed (origin https://localhost:5173). If that page is yours, start the server with --allow-origin https://localhost:5173 …'
  */
 export function describeRefusal(why: string, headers: { origin?: string | null; host?: string | null }): string {
-  const clip = (value: string) => (value.length > 200 ? `${value.slice(0, 200)}…` : value);
+  const clip = (value: string) => truncateText(value, 200);
   const origin = headers.origin == null ? 'none' : clip(headers.origin);
   if (why === 'Host not allowed') {
     return `${why} (host ${headers.host == null ? 'none' : clip(headers.host)}). Open the page with localhost, 127.0.0.1 or [::1] and the server's port: other names are refused so that no website can reach the server through DNS rebinding.`;

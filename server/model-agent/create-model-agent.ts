@@ -7,6 +7,7 @@
  */
 import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolResultPart, type ToolSet } from 'ai';
 import { LIMITS } from '../../shared/limits.ts';
+import { truncateText } from '../../shared/truncate.ts';
 import type { ToolDefinition } from '../../shared/schemas.ts';
 import { defineAgent, ToolDeniedError, type AgentDefinition, type AgentTool, type RunContext } from '../agent.ts';
 import { buildModelMessages, DEFAULT_HISTORY_MESSAGES } from './build-prompt.ts';
@@ -186,7 +187,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     if (!where) {
       // Not offered in this step (made up, or behind a skill that is off): shown as a failed call,
       // so the user sees what the model tried, and the model reads why it did not run.
-      const shown = name.length > LIMITS.maxToolNameLength ? `${name.slice(0, LIMITS.maxToolNameLength - 1)}…` : name;
+      const shown = truncateText(name, LIMITS.maxToolNameLength);
       const missing = `There is no tool named ${shown} now`;
       return ctx.callTool({
         name: shown,

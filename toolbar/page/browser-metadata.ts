@@ -1,6 +1,6 @@
 import { LIMITS } from '../../shared/limits.ts';
 import type { BrowserMetadata } from '../../shared/schemas.ts';
-import { truncateText } from './truncate.ts';
+import { truncateText } from '../../shared/truncate.ts';
 
 /** The part of `window` the metadata reads, so tests can pass a plain object. */
 export interface BrowserWindow {

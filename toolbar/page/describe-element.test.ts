@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { createFakeDocument } from '../test-dom.ts';
 import { cssEscape, describeElement, selectorOf, xpathOf } from './describe-element.ts';
 import { labelElement } from './picker.ts';
-import { truncateText } from './truncate.ts';
+import { truncateText } from '../../shared/truncate.ts';
 
 function page() {
   return createFakeDocument({

@@ -5,7 +5,7 @@
  */
 import { LIMITS } from '../../shared/limits.ts';
 import type { SelectedElement } from '../../shared/schemas.ts';
-import { collapseWhitespace, truncateText } from './truncate.ts';
+import { collapseWhitespace, truncateText } from '../../shared/truncate.ts';
 
 type Rect = SelectedElement['boundingClientRect'];
 

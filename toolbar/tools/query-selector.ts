@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describeIssues } from '../../shared/errors.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import { boundedAttributes, rectOf, selectorOf } from '../page/describe-element.ts';
-import { collapseWhitespace, truncateText } from '../page/truncate.ts';
+import { collapseWhitespace, truncateText } from '../../shared/truncate.ts';
 import { queryPage } from './query-page.ts';
 import { toolError, type ToolbarTool } from './tool-context.ts';
 

@@ -1,4 +1,9 @@
 /**
+ * Text cut to a protocol limit, for the toolbar (element and page descriptions) and the server
+ * (log lines, made-up tool names) alike.
+ */
+
+/**
  * Cuts `text` to at most `max` characters, ending with `…` when something was cut.
  *
  * @example
