@@ -73,7 +73,7 @@ function makeApprover(options: { yes: boolean; interactive: boolean; note: (line
       return { approved: false, reason: 'agentbar chat ran without a terminal to ask; pass --yes to approve tool calls' };
     }
     const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-    const answer = await new Promise<string>((resolve) => rl.question(`Approve ${stripTerminalControls(call.toolName)} ${JSON.stringify(call.input)}? [y = approve, Enter = reject, or type a reason to reject] `, resolve));
+    const answer = await new Promise<string>((resolve) => rl.question(stripTerminalControls(`Approve ${call.toolName} ${JSON.stringify(call.input)}? [y = approve, Enter = reject, or type a reason to reject] `), resolve));
     rl.close();
     const a = answer.trim();
     if (/^(y|yes)$/i.test(a)) return { approved: true };
