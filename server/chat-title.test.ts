@@ -19,6 +19,15 @@ describe('titleFromText', () => {
     expect(titleFromText('```\n```')).toBeNull();
   });
 
+  it('never cuts a title in the middle of a character', () => {
+    for (const text of ['🎉'.repeat(40), `a${'🎉'.repeat(40)}`]) {
+      const title = titleFromText(text)!;
+      expect(title).toMatch(/…$/);
+      expect(title.length).toBeLessThanOrEqual(48);
+      expect(title).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    }
+  });
+
   it('reads only the start of a very long message, so marks repeated all through it cannot stall the server', () => {
     expect(titleFromText('**Fix** the header '.repeat(50_000))).toBe('Fix the header Fix the header Fix the header Fi…');
     expect(titleFromText('**a '.repeat(250_000))).toBe('**a **a **a **a **a **a **a **a **a **a **a **a…');

@@ -3,6 +3,8 @@
  * "## **Fix** the `header`" is noise in a chat list), at most 48 characters.
  */
 
+import { truncateText } from '../shared/truncate.ts';
+
 /** Longest title made from a message. */
 export const MAX_DERIVED_TITLE = 48;
 
@@ -17,8 +19,7 @@ const READ_AT_MOST = 2_000;
  * @example titleFromText('## **Fix** the `header` in [app](https://x.dev)') // 'Fix the header in app'
  */
 export function titleFromText(text: string): string | null {
-  const plain = text
-    .slice(0, READ_AT_MOST)
+  const plain = truncateText(text, READ_AT_MOST, '')
     .replace(/^ {0,3}(```|~~~)[^\n]*$/gm, ' ')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/`+([^`]*)`+/g, '$1')
@@ -29,5 +30,5 @@ export function titleFromText(text: string): string | null {
     .replace(/\s+/g, ' ')
     .trim();
   if (!plain) return null;
-  return plain.length > MAX_DERIVED_TITLE ? plain.slice(0, MAX_DERIVED_TITLE - 1).trimEnd() + '…' : plain;
+  return plain.length > MAX_DERIVED_TITLE ? truncateText(plain, MAX_DERIVED_TITLE - 1, '').trimEnd() + '…' : plain;
 }

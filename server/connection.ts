@@ -19,6 +19,7 @@ import {
 } from '../shared/schemas.ts';
 import type { RequestClient } from './requests.ts';
 import { LIMITS } from '../shared/limits.ts';
+import { truncateText } from '../shared/truncate.ts';
 import { exceedsJsonDepth } from './json-depth.ts';
 import type { StateStore } from './state-store.ts';
 import type { ToolClient } from './tool-dispatcher.ts';
@@ -54,14 +55,10 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
 const MAX_ERROR_MESSAGE = 500;
 const MAX_ERROR_PATH = 200;
 
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
 /** The error as sent: message and path clipped, so an answer never grows with the input. */
 export function clipError(error: ErrorInfo): ErrorInfo {
-  const message = clip(error.message, MAX_ERROR_MESSAGE);
-  return error.path === undefined ? { code: error.code, message } : { code: error.code, message, path: clip(error.path, MAX_ERROR_PATH) };
+  const message = truncateText(error.message, MAX_ERROR_MESSAGE);
+  return error.path === undefined ? { code: error.code, message } : { code: error.code, message, path: truncateText(error.path, MAX_ERROR_PATH) };
 }
 
 export interface ConnectionHost {

@@ -51,6 +51,18 @@ describe('echoed input', () => {
     expect(result.error.code).toBe('not_found');
     expect(JSON.stringify(result).length).toBeLessThan(1_000);
   });
+
+  it('never cuts an echoed chat id in the middle of a character', async () => {
+    const server = await h.start({ agents: [echoAgent()], memory: true });
+    const client = await h.connect(server);
+    // One of the two lands the cut on the second half of a surrogate pair, whatever the wording.
+    for (const chatId of ['😀'.repeat(1_000), `x${'😀'.repeat(1_000)}`]) {
+      const result = await client.request('chat.switch', { chatId });
+      expect(result.error.code).toBe('not_found');
+      expect(result.error.message).toMatch(/…$/);
+      expect(result.error.message).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    }
+  });
 });
 
 describe('deeply nested frames', () => {

@@ -4,19 +4,21 @@
  */
 
 /**
- * Cuts `text` to at most `max` characters, ending with `…` when something was cut.
+ * Cuts `text` to at most `max` characters (UTF-16 code units, as the protocol's limits count),
+ * ending with `ellipsis` when something was cut.
  *
  * @example
  * truncateText('abcdef', 4) // 'abc…'
+ * truncateText('abcdef', 5, ' [+]') // 'a [+]'
  */
-export function truncateText(text: string, max: number): string {
+export function truncateText(text: string, max: number, ellipsis = '…'): string {
   if (text.length <= max) return text;
-  if (max <= 0) return '';
+  if (max <= ellipsis.length) return ellipsis.slice(0, Math.max(0, max));
   // Never split a surrogate pair: a lone half would be invalid text on the wire.
-  let end = max - 1;
+  let end = max - ellipsis.length;
   const code = text.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end--;
-  return text.slice(0, end) + '…';
+  return text.slice(0, end) + ellipsis;
 }
 
 /** Collapses runs of whitespace to one space and trims: how element text reads on screen. */

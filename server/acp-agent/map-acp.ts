@@ -7,6 +7,7 @@ import type { ContentBlock, PermissionOption, PlanEntry as AcpPlanEntry, PromptC
 import { splitDataUrl } from '../../shared/data-url.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
+import { truncateText } from '../../shared/truncate.ts';
 import type { ApprovalAnswer } from '../agent.ts';
 
 function isTextMime(mimeType: string): boolean {
@@ -92,7 +93,7 @@ export function describeHistory(messages: readonly Message[]): string | null {
 }
 
 function clip(text: string, max = LIMITS.maxToolDisplayChars): string {
-  return text.length > max ? `${text.slice(0, max - 20)}\n… (clipped)` : text;
+  return truncateText(text, max, '\n… (clipped)');
 }
 
 /** An ACP tool call's content as what agentbar shows. */

@@ -6,6 +6,7 @@ import { RequestError, type SyncClient } from '../../shared/sync-client.ts';
 import type { AssistantMessage, ChatInfo, FilePart, State, ToolCallPart } from '../../shared/schemas.ts';
 import { formatThinkingTime } from '../../shared/format.ts';
 import { describeReplyFile, saveReplyFile } from '../terminal/save-reply-file.ts';
+import { truncateText } from '../../shared/truncate.ts';
 
 /** A mistake or refusal the user must read; `exitCode` is what the command exits with. */
 export class CliError extends Error {
@@ -86,7 +87,7 @@ export async function openSession(client: SyncClient, name: string, options: { f
 
 function describeCall(p: ToolCallPart): string {
   const input = JSON.stringify(p.input);
-  const call = `${p.toolName}(${input.length > 120 ? `${input.slice(0, 119)}…` : input})`;
+  const call = `${p.toolName}(${truncateText(input, 120)})`;
   // An agent that reports its own tools (ACP) gives them a title and the files they touch.
   const files = p.locations?.length ? ` on ${p.locations.map((l) => l.path).join(', ')}` : '';
   return p.title ? `${p.title}: ${call}${files}` : `${call}${files}`;

@@ -6,19 +6,16 @@
  */
 import type { ModelMessage, UserContent } from 'ai';
 import type { Message, UserMessage } from '../../shared/schemas.ts';
+import { truncateText } from '../../shared/truncate.ts';
 
 /** Raw messages sent to the model, the current one included. Default 24. */
 export const DEFAULT_HISTORY_MESSAGES = 24;
 /** A tool's input or output quoted in the history is clipped to this. */
 const MAX_QUOTED = 600;
 
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
 function quote(value: unknown): string {
   try {
-    return clip(typeof value === 'string' ? value : JSON.stringify(value), MAX_QUOTED);
+    return truncateText(typeof value === 'string' ? value : JSON.stringify(value), MAX_QUOTED);
   } catch {
     return '[unprintable]';
   }
@@ -35,7 +32,7 @@ export function describePageContext(message: UserMessage): string | null {
   if (browser) lines.push(`Page: ${browser.title || '(untitled)'} <${browser.url}> (viewport ${browser.viewport.width}×${browser.viewport.height})`);
   for (const el of message.metadata.selectedElements) {
     const text = el.textContent.replace(/\s+/g, ' ').trim();
-    lines.push(`Selected element: <${el.tagName.toLowerCase()}> ${el.selector ?? el.xpath}${text ? ` "${clip(text, 200)}"` : ''}`);
+    lines.push(`Selected element: <${el.tagName.toLowerCase()}> ${el.selector ?? el.xpath}${text ? ` "${truncateText(text, 200)}"` : ''}`);
   }
   return lines.length ? lines.join('\n') : null;
 }
@@ -83,7 +80,7 @@ export function buildModelMessages(chat: readonly Message[], agentId: string, hi
           pieces.push(`[called ${p.toolName}(${quote(p.input)}) → ${outcome}]`);
         }
       }
-      if (m.status !== 'done' && m.status !== 'streaming') pieces.push(`[this reply ended ${m.status}${m.error ? `: ${clip(m.error, 200)}` : ''}]`);
+      if (m.status !== 'done' && m.status !== 'streaming') pieces.push(`[this reply ended ${m.status}${m.error ? `: ${truncateText(m.error, 200)}` : ''}]`);
       const text = pieces.join('\n\n');
       if (!text) continue;
       if (m.agent === agentId) out.push({ role: 'assistant', content: text });

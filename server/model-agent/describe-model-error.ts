@@ -4,10 +4,10 @@
  * is full, and a stream cut mid-reply.
  */
 import { APICallError, RetryError } from 'ai';
+import { collapseWhitespace, truncateText } from '../../shared/truncate.ts';
 
 function clip(text: string, max = 300): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  return truncateText(collapseWhitespace(text), max);
 }
 
 /** The provider's own message from an OpenAI-style error body, else the error's. */

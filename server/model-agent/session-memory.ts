@@ -6,6 +6,7 @@
  * `summaryChars`, and the whole JSON under `totalChars` (oldest dropped first).
  */
 import type { Message } from '../../shared/schemas.ts';
+import { collapseWhitespace, truncateText } from '../../shared/truncate.ts';
 
 export interface MemoryOptions {
   /** Most recent finished tasks kept. Default 12. */
@@ -33,8 +34,7 @@ export interface MemoryEntry {
 }
 
 function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  return truncateText(collapseWhitespace(text), max);
 }
 
 function textOf(message: Message): string {

@@ -3,6 +3,7 @@
  * streamed text printed as it grows (only the new suffix, never the whole message again).
  */
 import type { AssistantPart, Message, State, ToolCallPart } from '../../shared/schemas.ts';
+import { truncateText } from '../../shared/truncate.ts';
 
 interface Printed {
   /** Characters of each text/reasoning part already printed. */
@@ -21,14 +22,14 @@ const STATUS_TEXT: Record<string, string> = {
 
 function describeCall(call: ToolCallPart): string {
   const input = JSON.stringify(call.input);
-  const head = `[tool ${call.toolName} (${call.runtime})${input !== '{}' ? ` ${input.slice(0, 120)}` : ''}]`;
+  const head = `[tool ${call.toolName} (${call.runtime})${input !== '{}' ? ` ${truncateText(input, 120)}` : ''}]`;
   if (call.state === 'awaiting-approval') return `${head} needs your approval: /approve or /reject [reason]`;
   return `${head} ${call.state}`;
 }
 
 function describeOutput(output: unknown, isError: boolean | undefined): string {
   const text = typeof output === 'string' ? output : JSON.stringify(output);
-  return `${isError ? '[tool error] ' : '[tool result] '}${(text ?? 'null').slice(0, 300)}`;
+  return `${isError ? '[tool error] ' : '[tool result] '}${truncateText(text ?? 'null', 300)}`;
 }
 
 /**

@@ -5,6 +5,8 @@
  * are never restyled (the outline is drawn by the toolbar, in its shadow root). Escape ends.
  */
 
+import { truncateText } from '../../shared/truncate.ts';
+
 export interface PickerOptions {
   window: Window;
   /** The toolbar's host element: events inside it are left alone, and it is never picked. */
@@ -86,5 +88,5 @@ export function labelElement(info: { tagName: string; attributes: Record<string,
   if (id) label += `#${id}`;
   const cls = info.attributes.class?.trim().split(/\s+/).filter(Boolean).slice(0, 2);
   if (cls?.length) label += '.' + cls.join('.');
-  return label.length > 60 ? label.slice(0, 59) + '…' : label;
+  return truncateText(label, 60);
 }
