@@ -90,6 +90,8 @@ export async function main(argv: string[]): Promise<void> {
   Connection file: ${server.connectionFile}
   Data:            ${server.dataDir}${modelLine}
 Press Ctrl+C to stop.`);
+  // After the banner, so its answer (or the lack of one) never delays the server.
+  for (const check of built.checks) void check();
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

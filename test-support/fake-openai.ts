@@ -1,6 +1,6 @@
 /**
  * A real HTTP server on 127.0.0.1 port 0 that speaks the OpenAI-compatible chat-completions API
- * (`POST /v1/chat/completions`, streamed as server-sent events), answering from a script the test
+ * (`POST /v1/chat/completions`, streamed as server-sent events, and `GET /v1/models`), answering from a script the test
  * queues: text and reasoning deltas, tool calls whose arguments arrive in pieces, usage, error
  * statuses, pauses (for Stop) and a connection cut mid-stream. It keeps every request body, so a
  * test can assert on what agentbar sent the model.
@@ -50,6 +50,10 @@ export class FakeOpenAi {
   private server: Server | null = null;
   /** `http://127.0.0.1:PORT/v1` */
   baseUrl = '';
+  /** What `GET /v1/models` lists. */
+  models: string[] = ['fake-model:7b'];
+  /** When set, a request without `Authorization: Bearer <apiKey>` gets a 401, as OpenAI answers. */
+  apiKey: string | null = null;
 
   /** Queues replies for the next requests, in order; with none queued the answer is "ok". */
   queue(...replies: FakeReply[]): this {
@@ -85,6 +89,14 @@ export class FakeOpenAi {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let raw = '';
     for await (const chunk of req) raw += chunk;
+    if (this.apiKey !== null && req.headers.authorization !== `Bearer ${this.apiKey}`) {
+      res.writeHead(401, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } }));
+      return;
+    }
+    if (req.method === 'GET' && req.url === '/v1/models') {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ object: 'list', data: this.models.map((id) => ({ id, object: 'model', created: 1, owned_by: 'fake' })) }));
+      return;
+    }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { message: 'Not found' } }));
       return;

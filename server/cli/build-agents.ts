@@ -18,11 +18,13 @@ export interface AgentFlags {
 /**
  * @example const { agents, summary } = await buildAgents({ model: null, acp: [], cwd: undefined }, dataDir);
  */
-export async function buildAgents(flags: AgentFlags, dataDir: string): Promise<{ agents: AgentDefinition[]; summary: string[] }> {
+export async function buildAgents(flags: AgentFlags, dataDir: string): Promise<{ agents: AgentDefinition[]; summary: string[]; checks: (() => Promise<void>)[] }> {
   // AGENTBAR_DEMO_PACE_MS lets tests and demos stream the demo replies faster or slower.
   const pace = process.env.AGENTBAR_DEMO_PACE_MS;
   const agents: AgentDefinition[] = [];
   const summary: string[] = [];
+  /** Looks at what the agents depend on, for `agentbar serve` to run once it listens. */
+  const checks: (() => Promise<void>)[] = [];
   if (flags.acp.length > 0) {
     const { existsSync, statSync } = await import('node:fs');
     const cwd = path.resolve(flags.cwd ?? process.cwd());
@@ -38,7 +40,8 @@ export async function buildAgents(flags: AgentFlags, dataDir: string): Promise<{
     const made = createModelAgentFromArgs(flags.model, path.resolve(dataDir));
     agents.push(made.agent);
     summary.push(`Model agent:     ${made.summary}`);
+    checks.push(made.checkEndpoint);
   }
   agents.push(...createDemoAgents(pace ? { paceMs: Number(pace) } : {}));
-  return { agents, summary };
+  return { agents, summary, checks };
 }

@@ -6,15 +6,20 @@ import path from 'node:path';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { AgentDefinition } from '../agent.ts';
 import type { ModelArgs } from '../cli-args.ts';
+import { checkModelEndpoint } from './check-endpoint.ts';
 import { createModelAgent } from './create-model-agent.ts';
 
 /**
- * @example const { agent, summary } = createModelAgentFromArgs(args.model, dataDir);
+ * The agent, its line in the start banner, and `checkEndpoint`, which logs what the endpoint's
+ * model list says (run it once the server listens; it never throws).
+ *
+ * @example const { agent, summary, checkEndpoint } = createModelAgentFromArgs(args.model, dataDir);
  */
-export function createModelAgentFromArgs(args: ModelArgs, dataDir: string, env: NodeJS.ProcessEnv = process.env): { agent: AgentDefinition; summary: string } {
+export function createModelAgentFromArgs(args: ModelArgs, dataDir: string, env: NodeJS.ProcessEnv = process.env): { agent: AgentDefinition; summary: string; checkEndpoint: () => Promise<void> } {
   const apiKey = env[args.apiKeyEnv] || undefined;
   const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL: args.baseUrl, ...(apiKey ? { apiKey } : {}) });
   const skillsDir = path.resolve(args.skillsDir ?? path.join(dataDir, 'skills'));
+  const log = (level: 'info' | 'warn' | 'error', message: string) => console.error(`[agentbar ${args.agentId}] ${level}: ${message}`);
   const agent = createModelAgent({
     id: args.agentId,
     description: `${args.name} at ${args.baseUrl}`,
@@ -22,8 +27,17 @@ export function createModelAgentFromArgs(args: ModelArgs, dataDir: string, env: 
     baseUrl: args.baseUrl,
     ...(args.system ? { system: args.system } : {}),
     skills: { dir: skillsDir, reloadEachTask: args.reloadSkillsEachTask },
-    log: (level, message) => console.error(`[agentbar ${args.agentId}] ${level}: ${message}`),
+    log,
   });
   const key = apiKey ? `key from $${args.apiKeyEnv}` : `no key ($${args.apiKeyEnv} is not set)`;
-  return { agent, summary: `${args.agentId} → ${args.name} at ${args.baseUrl} (${key}; skills in ${skillsDir})` };
+  const checkEndpoint = async () => {
+    try {
+      const { level, message } = await checkModelEndpoint({ baseUrl: args.baseUrl, model: args.name, apiKeyEnv: args.apiKeyEnv, ...(apiKey ? { apiKey } : {}) });
+      log(level, message);
+    } catch (error) {
+      // A look that failed in a way nobody foresaw must not take the server down with it.
+      log('warn', `Could not check the model server at ${args.baseUrl}: ${(error as Error).message}`);
+    }
+  };
+  return { agent, summary: `${args.agentId} → ${args.name} at ${args.baseUrl} (${key}; skills in ${skillsDir})`, checkEndpoint };
 }

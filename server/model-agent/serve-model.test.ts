@@ -58,6 +58,7 @@ describe('agentbar serve --model', () => {
     expect(fake.systemOf(0)).toMatch(/^You are the CLI model\./);
 
     await waitUntil(() => server.stdout.includes('Model agent:'), 'the banner');
+    await waitUntil(() => server.stderr.includes('[agentbar model/fake-model-7b] info: fake-model:7b is available at'), 'the endpoint check');
     expect(server.stdout).toContain(`model/fake-model-7b → fake-model:7b at ${fake.baseUrl} (key from $OPENAI_API_KEY`);
     expect(server.stdout + server.stderr).not.toContain(KEY);
     for (const file of await filesUnder(dataDir)) {
@@ -65,6 +66,19 @@ describe('agentbar serve --model', () => {
       const text = await readFile(file, 'utf8').catch(() => '');
       expect(text, file).not.toContain(KEY);
     }
+  }, 30_000);
+
+  it('starts anyway when the model server is not running, and says so in the terminal', async () => {
+    fake = await FakeOpenAi.start();
+    const baseUrl = fake.baseUrl;
+    await fake.close(); // nothing listens on its port now
+    fake = null;
+    const dataDir = await h.tmpDir();
+    const server = await spawnServer(dataDir, { args: ['--port', '0', '--model', 'llama3.2', '--base-url', baseUrl] });
+    await waitUntil(() => server.stderr.includes('Cannot reach the model server'), 'the endpoint check');
+    expect(server.stderr).toContain(`[agentbar model/llama3.2] warn: Cannot reach the model server at ${baseUrl}: the connection was refused (is the model server running? For Ollama: ollama serve).`);
+    const health = await fetch(`${server.httpUrl}/health`);
+    expect(health.status).toBe(200);
   }, 30_000);
 
   it('explains a missing --base-url', async () => {
