@@ -30,9 +30,17 @@ export async function buildAgents(flags: AgentFlags, dataDir: string): Promise<{
     const cwd = path.resolve(flags.cwd ?? process.cwd());
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new Error(`--cwd ${cwd} is not a folder`);
     const { createAcpAgent } = await import('../acp-agent/create-acp-agent.ts');
+    const { findCommand } = await import('../acp-agent/find-command.ts');
     for (const a of flags.acp) {
-      agents.push(createAcpAgent({ id: a.id, command: a.command, args: a.args, cwd, log: (level, message) => console.error(`[agentbar ${a.id}] ${level}: ${message}`) }));
+      const log = (level: 'info' | 'warn' | 'error', message: string) => console.error(`[agentbar ${a.id}] ${level}: ${message}`);
+      agents.push(createAcpAgent({ id: a.id, command: a.command, args: a.args, cwd, log }));
       summary.push(`ACP agent:       ${a.id} → ${[a.command, ...a.args].join(' ')} (in ${cwd}; started on its first message)`);
+      // Started on the first message only, so a misspelt or missing program would otherwise show then.
+      if (findCommand(a.command, { cwd }) === null) {
+        checks.push(async () =>
+          log('warn', `Cannot find ${a.command}${where(a.command, cwd)}: is it installed? Give its full path in --acp if it is elsewhere. The agent is listed anyway; a message to it fails until it can start.`),
+        );
+      }
     }
   }
   if (flags.model) {
@@ -44,4 +52,10 @@ export async function buildAgents(flags: AgentFlags, dataDir: string): Promise<{
   }
   agents.push(...createDemoAgents(pace ? { paceMs: Number(pace) } : {}));
   return { agents, summary, checks };
+}
+
+/** Where `spawn` looks for a program, for the message that it is not there. */
+function where(command: string, cwd: string): string {
+  if (!command.includes('/')) return ' on the PATH of the agentbar server';
+  return path.isAbsolute(command) ? '' : ` (from ${cwd})`;
 }
