@@ -14,6 +14,7 @@ import { buildModelMessages, DEFAULT_HISTORY_MESSAGES } from './build-prompt.ts'
 import { describeModelError } from './describe-model-error.ts';
 import { buildSessionMemory, type MemoryOptions } from './session-memory.ts';
 import { createSkillSource, SKILL_TOOLS, type SkillSource } from './skill-source.ts';
+import { createThinkSplitter, type ThinkPiece } from './think-tags.ts';
 
 /** A tool of the agent's own: runs in the server (`execute`), offered to the model with its schema. */
 export interface ModelAgentTool extends AgentTool {
@@ -54,6 +55,11 @@ export interface ModelAgentOptions {
   baseUrl?: string;
   temperature?: number;
   maxOutputTokens?: number;
+  /**
+   * Show a `<think>…</think>` block that opens the model's answer as reasoning, not as the reply
+   * (DeepSeek-R1, QwQ and Qwen3 behind servers that pass it through as text). Default true.
+   */
+  splitThinkTags?: boolean;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
@@ -85,6 +91,7 @@ const EMPTY_SCHEMA = { type: 'object', properties: {}, additionalProperties: fal
  */
 export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
   const maxSteps = Math.max(1, options.maxSteps ?? 8);
+  const splitThinkTags = options.splitThinkTags ?? true;
   const historyMessages = options.historyMessages ?? DEFAULT_HISTORY_MESSAGES;
   const log = options.log ?? ((level, message) => (level === 'info' ? undefined : console.error(`[agentbar ${options.id}] ${message}`)));
   const skills: SkillSource = createSkillSource(options.skills, log);
@@ -227,11 +234,20 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
         });
         const calls: { toolCallId: string; toolName: string; input: unknown }[] = [];
         let text = '';
+        const think = splitThinkTags ? createThinkSplitter() : null;
+        const write = async (pieces: ThinkPiece[]) => {
+          for (const piece of pieces) {
+            if (piece.kind === 'reasoning') await ctx.reply.reasoning(piece.text);
+            else {
+              text += piece.text;
+              await ctx.reply.text(piece.text);
+            }
+          }
+        };
         try {
           for await (const part of result.fullStream) {
             if (part.type === 'text-delta') {
-              text += part.text;
-              await ctx.reply.text(part.text);
+              await write(think ? think.push(part.text) : [{ kind: 'text', text: part.text }]);
             } else if (part.type === 'reasoning-delta') {
               await ctx.reply.reasoning(part.text);
             } else if (part.type === 'tool-call') {
@@ -242,6 +258,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
               throw abortError();
             }
           }
+          if (think) await write(think.end());
         } catch (error) {
           if (ctx.signal.aborted) throw abortError();
           throw new Error(describeModelError(error, options.baseUrl));

@@ -79,6 +79,32 @@ describe('createModelAgent', () => {
     expect(fake.requests[0]!.headers.authorization).toBe('Bearer sk-test');
   });
 
+  it('shows a <think> block that opens the answer as reasoning, and keeps it out of what the model is sent back', async () => {
+    const { fake, server, client, chatId } = await setup({
+      tools: [{ name: 'now', description: 'The time', execute: () => '12:00' }],
+      replies: [
+        { steps: [{ text: '<thi' }, { text: 'nk>I need the time' }, { text: '.</th' }, { text: 'ink>\n\nChecking.' }, { toolCall: { id: 'c1', name: 'now', args: ['{}'] } }] },
+        { steps: [{ text: '<think>Got it.</think>' }, { text: 'It is <think> o\'clock: 12:00.' }] },
+      ],
+    });
+    await ask(server, client, chatId, 'what time is it?');
+    const parts = activeMessages(server.store.state).flatMap((m) => (m.role === 'assistant' ? m.content.filter((p) => p.type !== 'tool-call') : []));
+    expect(parts).toEqual([
+      { type: 'reasoning', text: 'I need the time.', durationMs: expect.any(Number) },
+      { type: 'text', text: 'Checking.' },
+      { type: 'reasoning', text: 'Got it.', durationMs: expect.any(Number) },
+      { type: 'text', text: "It is <think> o'clock: 12:00." },
+    ]);
+    const sentBack = fake.requests[1]!.body.messages.find((m) => m.role === 'assistant');
+    expect(sentBack?.content).toBe('Checking.');
+  });
+
+  it('leaves <think> in the reply when splitThinkTags is off', async () => {
+    const { server, client, chatId } = await setup({ splitThinkTags: false, replies: [{ steps: [{ text: '<think>x</think>y' }] }] });
+    const reply = await ask(server, client, chatId, 'hi');
+    expect(reply.content).toEqual([{ type: 'text', text: '<think>x</think>y' }]);
+  });
+
   it('runs a tool call whose arguments arrive in pieces, feeds the result back and goes on', async () => {
     const seen: unknown[] = [];
     const { fake, server, client, chatId } = await setup({
