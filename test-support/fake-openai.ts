@@ -54,6 +54,8 @@ export class FakeOpenAi {
   models: string[] = ['fake-model:7b'];
   /** When set, a request without `Authorization: Bearer <apiKey>` gets a 401, as OpenAI answers. */
   apiKey: string | null = null;
+  /** When set, a request that offers tools gets a 400 with this message, as Ollama answers for a model without tool support. */
+  refuseTools: string | null = null;
 
   /** Queues replies for the next requests, in order; with none queued the answer is "ok". */
   queue(...replies: FakeReply[]): this {
@@ -109,6 +111,10 @@ export class FakeOpenAi {
       return;
     }
     this.requests.push({ body, headers: req.headers });
+    if (this.refuseTools !== null && body.tools?.length) {
+      res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { message: this.refuseTools, type: 'api_error', param: null, code: null } }));
+      return;
+    }
     const reply = this.replies.shift() ?? { steps: [{ text: 'ok' }] };
     if (reply.status) {
       res.writeHead(reply.status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { message: 'error', type: 'error', ...reply.error } }));

@@ -15,6 +15,7 @@ import { describeModelError } from './describe-model-error.ts';
 import { buildSessionMemory, type MemoryOptions } from './session-memory.ts';
 import { createSkillSource, SKILL_TOOLS, type SkillSource } from './skill-source.ts';
 import { createThinkSplitter, type ThinkPiece } from './think-tags.ts';
+import { isToolsRefusal } from './tool-support.ts';
 
 /** A tool of the agent's own: runs in the server (`execute`), offered to the model with its schema. */
 export interface ModelAgentTool extends AgentTool {
@@ -23,6 +24,9 @@ export interface ModelAgentTool extends AgentTool {
   /** Ask the user before each call (Approve / Reject in every client). Default false. */
   requiresApproval?: boolean;
 }
+
+/** Where an offered tool runs, and whether it asks the user first. */
+type ToolPlace = { runtime: 'cli' | 'toolbar'; requiresApproval: boolean };
 
 export interface ModelAgentOptions {
   /** A path such as `acme/assistant`. */
@@ -98,6 +102,8 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
   const ownTools = options.tools ?? [];
   // The run in progress (one at a time per server): the skill tools act on its agent state.
   let current: RunContext | null = null;
+  /** Set when the model refused a request for offering tools: it is asked without them from then on. */
+  let toolsRefused = false;
 
   const activeSkillOf = (ctx: RunContext): string | null => ctx.state.get<AgentMemoryState>()?.activeSkill ?? null;
   const setActiveSkill = (ctx: RunContext, name: string | null) => {
@@ -141,14 +147,14 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
   ];
 
   /** The tools the model may call in this step, by name, with where they run. */
-  async function buildTools(ctx: RunContext): Promise<{ set: ToolSet; approval: Map<string, { runtime: 'cli' | 'toolbar'; requiresApproval: boolean }> }> {
+  async function buildTools(ctx: RunContext): Promise<{ set: ToolSet; approval: Map<string, ToolPlace> }> {
     const all = await skills.get();
     const active = all.find((s) => s.name === activeSkillOf(ctx)) ?? null;
     // A tool a skill lists is offered only while that skill is active.
     const gated = new Set(all.flatMap((s) => s.tools));
     const allowed = (name: string) => !gated.has(name) || (active?.tools.includes(name) ?? false);
     const set: ToolSet = {};
-    const approval = new Map<string, { runtime: 'cli' | 'toolbar'; requiresApproval: boolean }>();
+    const approval = new Map<string, ToolPlace>();
     const names = all.map((s) => s.name);
     set[SKILL_TOOLS.activate] = tool({
       description: skillTools[0]!.description!,
@@ -178,7 +184,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     sections.push(options.system?.trim() || `You are ${options.id}, an assistant that talks with a developer through a toolbar on the web page they are working on.`);
     const all = await skills.get();
     if (all.length) {
-      sections.push(`Skills you can ask the user to switch on with ${SKILL_TOOLS.activate} (one at a time):\n${all.map((s) => `- ${s.name}: ${s.description}`).join('\n')}`);
+      if (!toolsRefused) sections.push(`Skills you can ask the user to switch on with ${SKILL_TOOLS.activate} (one at a time):\n${all.map((s) => `- ${s.name}: ${s.description}`).join('\n')}`);
       const active = all.find((s) => s.name === activeSkillOf(ctx));
       if (active) sections.push(`Active skill: ${active.name}\n${active.prompt}`);
     }
@@ -189,7 +195,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     return sections.join('\n\n');
   }
 
-  async function callTool(ctx: RunContext, name: string, input: unknown, where: { runtime: 'cli' | 'toolbar'; requiresApproval: boolean } | undefined): Promise<{ output: unknown; isError: boolean }> {
+  async function callTool(ctx: RunContext, name: string, input: unknown, where: ToolPlace | undefined): Promise<{ output: unknown; isError: boolean }> {
     const args = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
     if (!where) {
       // Not offered in this step (made up, or behind a skill that is off): shown as a failed call,
@@ -219,7 +225,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
       await skills.beforeRun();
       const messages: ModelMessage[] = buildModelMessages(ctx.messages, options.id, historyMessages);
       for (let step = 0; step < maxSteps; step++) {
-        const { set, approval } = await buildTools(ctx);
+        const { set, approval } = toolsRefused ? { set: {} as ToolSet, approval: new Map<string, ToolPlace>() } : await buildTools(ctx);
         const result = streamText({
           model: options.model,
           system: await buildSystem(ctx),
@@ -261,6 +267,14 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
           if (think) await write(think.end());
         } catch (error) {
           if (ctx.signal.aborted) throw abortError();
+          if (!toolsRefused && Object.keys(set).length > 0 && text === '' && calls.length === 0 && isToolsRefusal(error)) {
+            // Refused before a word was written: ask again without tools, now and for later replies.
+            toolsRefused = true;
+            log('warn', `The model refused a request that offered tools (${describeModelError(error, options.baseUrl)}); it is asked without them from now on: no page tools or skills for it until the server restarts.`);
+            await ctx.reply.text('_(This model cannot call tools, so it answers without the page\'s tools and skills.)_\n\n');
+            step--;
+            continue;
+          }
           throw new Error(describeModelError(error, options.baseUrl));
         }
         if (calls.length === 0) return;

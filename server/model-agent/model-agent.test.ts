@@ -99,6 +99,33 @@ describe('createModelAgent', () => {
     expect(sentBack?.content).toBe('Checking.');
   });
 
+  it('answers without tools, once and for later replies, when the model refuses a request that offers them', async () => {
+    const logged: string[] = [];
+    const { fake, server, client, chatId } = await setup({
+      log: (level, message) => logged.push(`${level}: ${message}`),
+      replies: [{ steps: [{ text: 'Hi.' }] }, { steps: [{ text: 'Again.' }] }],
+    });
+    fake.refuseTools = 'registry.ollama.ai/library/deepseek-r1:latest does not support tools';
+    const first = await ask(server, client, chatId, 'hello');
+    expect(first.status).toBe('done');
+    expect(textOf(first)).toBe("_(This model cannot call tools, so it answers without the page's tools and skills.)_\n\nHi.");
+    expect(fake.requests.map((r) => Boolean(r.body.tools?.length))).toEqual([true, false]);
+    expect(logged).toEqual([expect.stringMatching(/^warn: The model refused a request that offered tools \(.*does not support tools.*\); it is asked without them from now on/)]);
+
+    const second = await ask(server, client, chatId, 'and now?');
+    expect(textOf(second)).toBe('Again.');
+    expect(fake.requests.map((r) => Boolean(r.body.tools?.length))).toEqual([true, false, false]);
+    expect(logged).toHaveLength(1);
+  });
+
+  it('still fails a reply on other 400s, tools or not', async () => {
+    const { fake, server, client, chatId } = await setup({ replies: [{ status: 400, error: { message: 'Invalid value for temperature' } }] });
+    const reply = await ask(server, client, chatId, 'hello');
+    expect(reply.status).toBe('failed');
+    expect(reply.error).toContain('Invalid value for temperature');
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('leaves <think> in the reply when splitThinkTags is off', async () => {
     const { server, client, chatId } = await setup({ splitThinkTags: false, replies: [{ steps: [{ text: '<think>x</think>y' }] }] });
     const reply = await ask(server, client, chatId, 'hi');

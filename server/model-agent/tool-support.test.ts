@@ -1,0 +1,26 @@
+import { APICallError, RetryError } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { isToolsRefusal } from './tool-support.ts';
+
+function apiError(statusCode: number, message: string): APICallError {
+  return new APICallError({ message: 'Bad Request', url: 'http://127.0.0.1:11434/v1/chat/completions', requestBodyValues: {}, statusCode, responseBody: JSON.stringify({ error: { message } }) });
+}
+
+describe('isToolsRefusal', () => {
+  it.each([
+    [400, 'registry.ollama.ai/library/deepseek-r1:latest does not support tools'],
+    [500, 'tools param requires --jinja flag'],
+    [400, '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'],
+    [400, 'This model does not support function calling'],
+  ])('reads a %i saying %j as a refusal of the tools', (status, message) => {
+    expect(isToolsRefusal(apiError(status, message))).toBe(true);
+    expect(isToolsRefusal(new RetryError({ message: 'retries', reason: 'maxRetriesExceeded', errors: [apiError(status, message)] }))).toBe(true);
+  });
+
+  it('reads other errors as what they are', () => {
+    expect(isToolsRefusal(apiError(400, 'Invalid value for temperature'))).toBe(false);
+    expect(isToolsRefusal(apiError(401, 'does not support tools'))).toBe(false);
+    expect(isToolsRefusal(apiError(404, 'model "x" not found, try pulling it first'))).toBe(false);
+    expect(isToolsRefusal(new Error('does not support tools'))).toBe(false);
+  });
+});
