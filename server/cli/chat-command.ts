@@ -4,6 +4,7 @@
  * status: 0 when the (last) reply is done, 1 when it failed, was stopped or was refused (or one of
  * its files could not be saved), 2 for a usage mistake.
  */
+import { fstatSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { UsageError } from '../cli-args.ts';
@@ -37,11 +38,12 @@ function completionLine(result: TurnResult, where: string): string {
 
 /**
  * The reply's text to stdout and notes to stderr, so a script's stdout is the reply alone. On a
- * terminal both land on one screen: there a note starts a line of its own instead of running on
- * from the text, and the text goes on below it.
+ * terminal, or where both go to one file or pipe (`> log 2>&1`, a CI log), they land in one place:
+ * there a note starts a line of its own instead of running on from the text, and the text goes on
+ * below it.
  */
 function makeTurnOutput(): TurnOutput & { endReply(): void } {
-  const sameScreen = process.stdout.isTTY === true && process.stderr.isTTY === true;
+  const sameScreen = (process.stdout.isTTY === true && process.stderr.isTTY === true) || isSameFile(1, 2);
   // A terminal gets no control characters from the agent; a pipe gets its bytes as they are.
   const toStdout = process.stdout.isTTY === true ? stripTerminalControls : (text: string) => text;
   const toStderr = process.stderr.isTTY === true ? stripTerminalControls : (text: string) => text;
@@ -63,6 +65,16 @@ function makeTurnOutput(): TurnOutput & { endReply(): void } {
       midLine = false;
     },
   };
+}
+
+/** True when two descriptors are one open file, pipe or terminal (`2>&1`). */
+function isSameFile(a: number, b: number): boolean {
+  try {
+    const [x, y] = [fstatSync(a), fstatSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
 }
 
 function makeApprover(options: { yes: boolean; interactive: boolean; note: (line: string) => void }): Approver {

@@ -3,6 +3,7 @@
  * codes and the exact texts, with no server running (the command starts its own) and with one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -153,6 +154,25 @@ describe('with no server running (the command starts its own)', () => {
     expect(refused.code).toBe(0);
     expect(refused.stderr).toMatch(/Rejected get_selected_elements: no terminal to ask for approval \(pass --yes to approve tool calls\)/);
     expect(refused.stdout).toContain('Understood, I will not read the page');
+  }, 30_000);
+
+  it('starts each note on a line of its own when stdout and stderr go to one file (> log 2>&1)', async () => {
+    const dir = await h.tmpDir();
+    const log = path.join(dir, 'out.log');
+    const fd = openSync(log, 'w');
+    try {
+      const child = spawn(process.execPath, [BIN, 'chat', '-a', 'demo/guide', '-m', 'read my selection', '--data-dir', dir], { cwd: ROOT, env: { ...process.env, AGENTBAR_DEMO_PACE_MS: '0', AGENTBAR_DATA_DIR: '' }, stdio: ['ignore', fd, fd] });
+      children.add(child);
+      expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    } finally {
+      closeSync(fd);
+    }
+    const lines = (await readFile(log, 'utf8')).split('\n');
+    expect(lines.slice(0, 3)).toEqual(['I would like to read the elements you picked in the page.', '[tool get_selected_elements({}): awaiting-approval]', 'Rejected get_selected_elements: no terminal to ask for approval (pass --yes to approve tool calls)']);
+    // Separate pipes keep stdout the reply alone, as before.
+    const piped = await agentbar(['chat', '-a', 'demo/guide', '-m', 'read my selection', '--data-dir', dir]);
+    expect(piped.stdout).toMatch(/^I would like to read the elements you picked in the page\.\n/);
+    expect(piped.stderr).toMatch(/^\[tool get_selected_elements/);
   }, 30_000);
 
   it('talks to an ACP agent given with --acp, approves its permission request with --yes, and leaves no process behind', async () => {
