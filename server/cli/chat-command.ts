@@ -67,6 +67,21 @@ function makeTurnOutput(): TurnOutput & { endReply(): void } {
   };
 }
 
+/**
+ * The refusal of an agent id nobody serves, with the ones there are and, for a near miss (the
+ * name without its folder, another case), the one meant.
+ *
+ * @example describeUnknownAgent('guide', agents) // 'Unknown agent: guide; did you mean demo/guide? (agents here: …)'
+ */
+function describeUnknownAgent(id: string, agents: readonly { id: string; implemented: boolean }[]): string {
+  const usable = agents.filter((a) => a.implemented).map((a) => a.id);
+  const lower = id.toLowerCase();
+  const near = usable.filter((a) => a.toLowerCase() === lower || a.toLowerCase().endsWith(`/${lower}`));
+  const meant = near.length === 1 ? `; did you mean ${near[0]}?` : '';
+  const here = usable.length > 0 ? ` (agents here: ${usable.join(', ')}; \`agentbar agents\` describes them)` : ' (this server has no agents that answer)';
+  return `Unknown agent: ${id}${meant}${here}`;
+}
+
 /** True when two descriptors are one open file, pipe or terminal (`2>&1`). */
 function isSameFile(a: number, b: number): boolean {
   try {
@@ -124,7 +139,7 @@ export async function runChat(argv: string[]): Promise<number> {
       throw new CliError(`Error: Please specify an agent with -a (e.g., -a ${example})`, 2);
     }
     const known = state.agents.find((a) => a.id === agent);
-    if (!known) throw new CliError(`Unknown agent: ${agent}`);
+    if (!known) throw new CliError(describeUnknownAgent(agent, state.agents));
     if (!known.implemented) throw new CliError(`Agent '${agent}' not implemented`);
     const name = typeof values.session === 'string' ? values.session : 'default';
     const chatId = await openSession(attached.client, name, { fresh: values.new === true, agent });

@@ -73,7 +73,10 @@ describe('with no server running (the command starts its own)', () => {
     expect(none.stderr.trim()).toBe('Error: Please specify an agent with -a (e.g., -a demo/guide)');
     const unknown = await agentbar(['chat', '-a', 'nope/x', '-m', 'hi', '--data-dir', dir]);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('Unknown agent: nope/x');
+    expect(unknown.stderr.trim()).toBe('agentbar chat: Unknown agent: nope/x (agents here: demo/guide, demo/historian; `agentbar agents` describes them)');
+    const near = await agentbar(['chat', '-a', 'Guide', '-m', 'hi', '--data-dir', dir]);
+    expect(near.code).toBe(1);
+    expect(near.stderr).toContain('Unknown agent: Guide; did you mean demo/guide? (agents here:');
     const planner = await agentbar(['chat', '-a', 'demo/planner', '-m', 'hi', '--data-dir', dir]);
     expect(planner.code).toBe(1);
     expect(planner.stderr).toContain("Agent 'demo/planner' not implemented");
