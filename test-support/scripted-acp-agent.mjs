@@ -8,12 +8,13 @@
  * - ACP_SCRIPT_LOG: a file that gets one JSON line per thing received (for assertions).
  * - ACP_SCRIPT_STATE: a folder where sessions are kept, so `session/load` works across restarts.
  * - ACP_SCRIPT_LOAD=1: advertise `loadSession`.
+ * - ACP_SCRIPT_AUTH=1: list two ways to sign in and answer `session/new` with "Authentication required".
  * Plain JavaScript, so it starts fast and needs nothing but the installed SDKs.
  */
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { agent, methods, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { agent, methods, ndJsonStream, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -21,6 +22,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 const LOG = process.env.ACP_SCRIPT_LOG;
 const STATE = process.env.ACP_SCRIPT_STATE;
 const CAN_LOAD = process.env.ACP_SCRIPT_LOAD === '1';
+const NEEDS_AUTH = process.env.ACP_SCRIPT_AUTH === '1';
 const HTTP_MCP = process.env.ACP_SCRIPT_NO_HTTP_MCP !== '1';
 
 function log(kind, data) {
@@ -65,10 +67,17 @@ const app = agent({ name: 'scripted-acp-agent' })
         mcpCapabilities: { http: HTTP_MCP },
       },
       agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' },
+      authMethods: NEEDS_AUTH
+        ? [
+            { id: 'scripted-login', name: 'Log in with Scripted', description: 'Run `scripted-agent /login` in a terminal' },
+            { id: 'api-key', name: 'Use SCRIPTED_API_KEY' },
+          ]
+        : [],
     };
   })
   .onRequest(methods.agent.session.new, ({ params }) => {
     log('session/new', params);
+    if (NEEDS_AUTH) throw RequestError.authRequired();
     const id = `sess_${process.pid}_${sessions.size + 1}`;
     sessions.set(id, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: [], cancelled: false });
     saveSession(id);

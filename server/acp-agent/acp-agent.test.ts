@@ -187,6 +187,21 @@ describe('an ACP agent in agentbar', () => {
     expect(readFileSync(outside, 'utf8')).toBe('secret');
   });
 
+  it('names the ways to sign in that the agent offers when it wants the user signed in first', { timeout: 30_000 }, async () => {
+    const s = await setup({ env: { ACP_SCRIPT_AUTH: '1' } });
+    await send(s, 'hello');
+    const message = await reply(s);
+    expect(message).toMatchObject({
+      status: 'failed',
+      error:
+        'acp/scripted needs you to sign in first. It offers: Log in with Scripted (Run `scripted-agent /login` in a terminal); Use SCRIPTED_API_KEY. Sign in where you run the agent yourself (its own command in a terminal, or the key it names in the environment of the agentbar server), then send again.',
+    });
+    // The chat goes on: the next message asks again, and the server keeps serving.
+    await send(s, 'hello');
+    expect((await reply(s)).error).toMatch(/^acp\/scripted needs you to sign in first\./);
+    expect(s.received().filter((r) => r.kind === 'session/new')).toHaveLength(2);
+  });
+
   it('keeps one session per chat', { timeout: 30_000 }, async () => {
     const s = await setup();
     await send(s, 'hello');

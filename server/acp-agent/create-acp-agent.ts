@@ -13,6 +13,7 @@ import { AcpProcess, withTimeout } from './acp-process.ts';
 import { deriveAcpId } from './derive-acp-id.ts';
 
 export { deriveAcpId };
+import { describeAuthRequired, isAuthRequired } from './describe-auth.ts';
 import { buildAcpPrompt, chooseOption, describeHistory, textOfContent, toDisplay, toInput, toLocations, toPlan } from './map-acp.ts';
 
 export interface AcpAgentOptions {
@@ -100,7 +101,14 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
         throw new Error(describeError(error));
       }
       const { agent, init, known } = session;
-      const { sessionId, history } = await openSession(ctx, agent, known, init.agentCapabilities);
+      let opened;
+      try {
+        opened = await openSession(ctx, agent, known, init.agentCapabilities);
+      } catch (error) {
+        if (isAuthRequired(error)) throw new Error(describeAuthRequired(id, init.authMethods));
+        throw error;
+      }
+      const { sessionId, history } = opened;
       const previous = turns.get(sessionId);
       if (previous) await withTimeout(previous, PREVIOUS_TURN_WAIT_MS, 'The previous turn did not end').catch(() => {});
       ctx.signal.throwIfAborted();
@@ -130,6 +138,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       } catch (error) {
         if (ctx.signal.aborted) return;
         if (turn.error) throw turn.error;
+        if (isAuthRequired(error)) throw new Error(describeAuthRequired(id, init.authMethods));
         throw new Error(await acp.describeFailure(error));
       }
       if (turn.error) throw turn.error;
