@@ -32,11 +32,13 @@ async function startServer(handle?: (url: string, res: import('node:http').Serve
 const base = { apiKeyEnv: 'OPENAI_API_KEY' };
 
 describe('checkModelEndpoint', () => {
-  it('says the model is available when the endpoint lists it, Ollama\'s implicit :latest included', async () => {
+  it('says the model is available when the endpoint lists it, Ollama\'s implicit :latest and Gemini\'s models/ included', async () => {
     fake = await FakeOpenAi.start();
-    fake.models = ['llama3.2:latest', 'qwen2.5-coder:7b'];
+    fake.models = ['llama3.2:latest', 'qwen2.5-coder:7b', 'models/gemini-2.5-flash'];
     expect(await checkModelEndpoint({ ...base, baseUrl: fake.baseUrl, model: 'qwen2.5-coder:7b' })).toEqual({ level: 'info', message: `qwen2.5-coder:7b is available at ${fake.baseUrl}.` });
     expect((await checkModelEndpoint({ ...base, baseUrl: fake.baseUrl, model: 'llama3.2' })).level).toBe('info');
+    expect((await checkModelEndpoint({ ...base, baseUrl: fake.baseUrl, model: 'gemini-2.5-flash' })).level).toBe('info');
+    expect((await checkModelEndpoint({ ...base, baseUrl: fake.baseUrl, model: 'llama3' })).level).toBe('warn');
   });
 
   it('names the models there are when the one asked for is missing, and how to get it', async () => {

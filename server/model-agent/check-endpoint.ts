@@ -59,9 +59,7 @@ export async function checkModelEndpoint(options: EndpointCheckOptions): Promise
     return { level: 'warn', message: `The model server at ${baseUrl} refused ${key} (${response.status}${saidBy(body)}). ${later}` };
   }
   if (response.status === 404) {
-    // OpenAI-compatible servers answer under a version path; a bare host:port is the usual slip.
-    const hasVersion = /\/v\d+[a-z0-9]*$/i.test(new URL(baseUrl).pathname);
-    if (!hasVersion) return { level: 'warn', message: `The server at ${baseUrl} has no OpenAI-compatible API there (GET /models answered 404). Most serve it under /v1: try --base-url ${baseUrl}/v1.` };
+    if (lacksApiVersion(baseUrl)) return { level: 'warn', message: `The server at ${baseUrl} has no OpenAI-compatible API there (GET /models answered 404). Most serve it under /v1: try --base-url ${baseUrl}/v1.` };
     return { level: 'warn', message: `The model server at ${baseUrl} has no model list (GET /models answered 404), so agentbar cannot check that it serves ${model}.` };
   }
   if (!response.ok) {
@@ -69,13 +67,28 @@ export async function checkModelEndpoint(options: EndpointCheckOptions): Promise
   }
   const names = readModelNames(body);
   if (names === null) return { level: 'warn', message: `The server at ${baseUrl} answered GET /models with something other than an OpenAI model list, so agentbar cannot check that it serves ${model}.` };
-  // Ollama takes `llama3.2` for `llama3.2:latest`.
-  if (names.includes(model) || names.includes(`${model}:latest`)) return { level: 'info', message: `${model} is available at ${baseUrl}.` };
+  // Ollama takes `llama3.2` for `llama3.2:latest`; Gemini's endpoint lists `models/gemini-2.5-flash`.
+  if (names.includes(model) || names.includes(`${model}:latest`) || names.includes(`models/${model}`)) return { level: 'info', message: `${model} is available at ${baseUrl}.` };
   const shown = names.length === 0 ? 'none' : names.slice(0, MAX_NAMES_SHOWN).map((n) => printable(n, 80)).join(', ') + (names.length > MAX_NAMES_SHOWN ? `, and ${names.length - MAX_NAMES_SHOWN} more` : '');
   return {
     level: 'warn',
     message: `The model server at ${baseUrl} does not list ${model} (it lists: ${shown}). Pull or load it (for Ollama: ollama pull ${model}), or pass one of those to --model. Some servers answer under any name; if replies work, ignore this.`,
   };
+}
+
+/**
+ * True when the base URL's path has no version in it (`http://127.0.0.1:11434`): OpenAI-compatible
+ * servers answer under one (`/v1`, Gemini's `/v1beta/openai`), and leaving it out is the usual slip
+ * behind a 404.
+ *
+ * @example lacksApiVersion('http://127.0.0.1:11434') // true
+ */
+export function lacksApiVersion(baseUrl: string): boolean {
+  try {
+    return !/\/v\d+[a-z0-9]*(?:\/|$)/i.test(new URL(baseUrl).pathname);
+  } catch {
+    return false;
+  }
 }
 
 function describeFetchFailure(error: unknown, timeoutMs: number): string {

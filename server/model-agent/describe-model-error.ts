@@ -5,6 +5,7 @@
  */
 import { APICallError, RetryError } from 'ai';
 import { collapseWhitespace, truncateText } from '../../shared/truncate.ts';
+import { lacksApiVersion } from './check-endpoint.ts';
 
 function clip(text: string, max = 300): string {
   return truncateText(collapseWhitespace(text), max);
@@ -49,7 +50,10 @@ export function describeModelError(error: unknown, baseUrl?: string): string {
     // The answer started fine and then could not be read to its end.
     if (status >= 200 && status < 300) return `The model's reply stream broke off in the middle (${clip(error.message)}). Send again to retry.`;
     if (status === 401 || status === 403) return `The model provider refused the credentials (${status}): ${said}. Check the API key (agentbar reads it from the environment variable named by --api-key-env, OPENAI_API_KEY by default).`;
-    if (status === 404) return `The model provider does not know this model or address (404): ${said}. Check --model and --base-url.`;
+    if (status === 404) {
+      const hint = baseUrl && lacksApiVersion(baseUrl) ? ` OpenAI-compatible servers answer under /v1: try --base-url ${baseUrl.replace(/\/+$/, '')}/v1.` : '';
+      return `The model provider does not know this model or address (404): ${said}. Check --model and --base-url.${hint}`;
+    }
     if (status === 429) return `The model provider is rate limiting (429): ${said}. Wait a moment and send again.`;
     if (/context|too long|maximum.*tokens|token limit/i.test(said) && status < 500) return `The conversation does not fit the model's context window (${status}): ${said}. Start a new chat or use a model with a larger context.`;
     if (status >= 500) return `The model provider failed (${status}): ${said}. Try again in a moment.`;

@@ -12,6 +12,7 @@ import type { AssistantMessage, Message } from '../../shared/schemas.ts';
 import { FakeOpenAi, type FakeReply } from '../../test-support/fake-openai.ts';
 import { userMessage, type TestClient } from '../../test-support/test-client.ts';
 import { activeMessages, echoAgent, settle, textOf, useHarness, waitUntil, type TestServer } from '../../test-support/test-server.ts';
+import { lacksApiVersion } from './check-endpoint.ts';
 import { createModelAgent, type ModelAgentOptions } from './create-model-agent.ts';
 
 const h = useHarness();
@@ -247,6 +248,21 @@ describe('provider errors end the message failed with a readable reason', () => 
     expect(message.error).toMatch(expected);
     // The server goes on.
     await client.ok('chat.rename', { chatId, title: 'still serving' });
+  });
+
+  it('a 404 from a base URL without /v1, with the address to try', async () => {
+    const fake = await FakeOpenAi.start();
+    fakes.push(fake);
+    const root = fake.baseUrl.replace(/\/v1$/, '');
+    fake.queue({ status: 404, error: { message: '404 page not found' } });
+    const { server, client, chatId } = await setup({ baseUrl: root });
+    const message = await ask(server, client, chatId, 'hello');
+    expect(message.error).toMatch(/^The model provider does not know this model or address \(404\): 404 page not found\. Check --model and --base-url\. OpenAI-compatible servers answer under \/v1: try --base-url http:\/\/127\.0\.0\.1:\d+\/v1\.$/);
+    expect(lacksApiVersion(`${root}/`)).toBe(true);
+    expect(lacksApiVersion(`${root}/v1/`)).toBe(false);
+    expect(lacksApiVersion('https://generativelanguage.googleapis.com/v1beta/openai')).toBe(false);
+    expect(lacksApiVersion('http://127.0.0.1:8080/api')).toBe(true);
+    expect(lacksApiVersion('https://api.groq.com/openai/v1')).toBe(false);
   });
 
   it('a refused connection', async () => {
