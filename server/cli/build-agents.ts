@@ -16,7 +16,10 @@ export interface AgentFlags {
 }
 
 /**
- * @example const { agents, summary } = await buildAgents({ model: null, acp: [], cwd: undefined }, dataDir);
+ * `checks` look at what the agents need (the model endpoint, the ACP programs) and log what they
+ * find: `agentbar serve` runs them once it listens.
+ *
+ * @example const { agents, summary, checks } = await buildAgents({ model: null, acp: [], cwd: undefined }, dataDir);
  */
 export async function buildAgents(flags: AgentFlags, dataDir: string): Promise<{ agents: AgentDefinition[]; summary: string[]; checks: (() => Promise<void>)[] }> {
   // AGENTBAR_DEMO_PACE_MS lets tests and demos stream the demo replies faster or slower.
