@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapseWhitespace, truncateText } from './truncate.ts';
+import { collapseWhitespace, truncateLine, truncateText } from './truncate.ts';
 
 /** True when `text` has no lone surrogate: what `TextEncoder` and JSON round-trips keep intact. */
 function isWellFormed(text: string): boolean {
@@ -40,5 +40,12 @@ describe('truncateText', () => {
 describe('collapseWhitespace', () => {
   it('turns runs of spaces, tabs and newlines into one space and trims', () => {
     expect(collapseWhitespace('  a\n\n\tb  c ')).toBe('a b c');
+  });
+});
+
+describe('truncateLine', () => {
+  it('collapses whitespace first, then cuts what is left', () => {
+    expect(truncateLine('  a\n\n b  ', 80)).toBe('a b');
+    expect(truncateLine('one\n\n\ntwo three', 8)).toBe('one two…');
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Text cut to a protocol limit, for the toolbar (element and page descriptions) and the server
- * (log lines, made-up tool names) alike.
+ * Text cut to a limit (a protocol field, a log line, a prompt, a terminal note), for the toolbar
+ * and the server alike, never splitting a character.
  */
 
 /**
@@ -24,4 +24,13 @@ export function truncateText(text: string, max: number, ellipsis = '…'): strin
 /** Collapses runs of whitespace to one space and trims: how element text reads on screen. */
 export function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Text as one line of at most `max` characters: whitespace collapsed, then cut.
+ *
+ * @example truncateLine('  a\n\n b  ', 80) // 'a b'
+ */
+export function truncateLine(text: string, max: number): string {
+  return truncateText(collapseWhitespace(text), max);
 }

@@ -6,7 +6,7 @@
  * agentbar does not run a sign-in itself: it would open browsers or prompts from a server process.
  */
 import type { AuthMethod } from '@agentclientprotocol/sdk';
-import { collapseWhitespace, truncateText } from '../../shared/truncate.ts';
+import { truncateLine } from '../../shared/truncate.ts';
 
 /** ACP's "Authentication required" error code. */
 const AUTH_REQUIRED = -32000;
@@ -25,8 +25,8 @@ export function isAuthRequired(error: unknown): boolean {
  */
 export function describeAuthRequired(agentId: string, methods: readonly AuthMethod[] | null | undefined): string {
   const listed = (methods ?? []).slice(0, MAX_METHODS).map((m) => {
-    const name = truncateText(collapseWhitespace(m.name), 80);
-    const description = m.description ? truncateText(collapseWhitespace(m.description), 200) : '';
+    const name = truncateLine(m.name, 80);
+    const description = m.description ? truncateLine(m.description, 200) : '';
     return description ? `${name} (${description})` : name;
   });
   const offers = listed.length > 0 ? ` It offers: ${listed.join('; ')}.` : '';

@@ -6,7 +6,7 @@
  */
 import type { ModelMessage, UserContent } from 'ai';
 import type { Message, UserMessage } from '../../shared/schemas.ts';
-import { truncateText } from '../../shared/truncate.ts';
+import { truncateLine, truncateText } from '../../shared/truncate.ts';
 
 /** Raw messages sent to the model, the current one included. Default 24. */
 export const DEFAULT_HISTORY_MESSAGES = 24;
@@ -31,8 +31,8 @@ export function describePageContext(message: UserMessage): string | null {
   const browser = message.metadata.browser;
   if (browser) lines.push(`Page: ${browser.title || '(untitled)'} <${browser.url}> (viewport ${browser.viewport.width}×${browser.viewport.height})`);
   for (const el of message.metadata.selectedElements) {
-    const text = el.textContent.replace(/\s+/g, ' ').trim();
-    lines.push(`Selected element: <${el.tagName.toLowerCase()}> ${el.selector ?? el.xpath}${text ? ` "${truncateText(text, 200)}"` : ''}`);
+    const text = truncateLine(el.textContent, 200);
+    lines.push(`Selected element: <${el.tagName.toLowerCase()}> ${el.selector ?? el.xpath}${text ? ` "${text}"` : ''}`);
   }
   return lines.length ? lines.join('\n') : null;
 }

@@ -7,6 +7,7 @@
  */
 import { collapseWhitespace, truncateText } from '../../shared/truncate.ts';
 import { stripTerminalControls } from '../terminal/terminal-text.ts';
+import { lacksApiVersion, readErrorBodyMessage } from './describe-model-error.ts';
 
 export interface EndpointCheckOptions {
   /** The OpenAI-compatible base URL, without a trailing slash: `http://127.0.0.1:11434/v1`. */
@@ -76,21 +77,6 @@ export async function checkModelEndpoint(options: EndpointCheckOptions): Promise
   };
 }
 
-/**
- * True when the base URL's path has no version in it (`http://127.0.0.1:11434`): OpenAI-compatible
- * servers answer under one (`/v1`, Gemini's `/v1beta/openai`), and leaving it out is the usual slip
- * behind a 404.
- *
- * @example lacksApiVersion('http://127.0.0.1:11434') // true
- */
-export function lacksApiVersion(baseUrl: string): boolean {
-  try {
-    return !/\/v\d+[a-z0-9]*(?:\/|$)/i.test(new URL(baseUrl).pathname);
-  } catch {
-    return false;
-  }
-}
-
 function describeFetchFailure(error: unknown, timeoutMs: number): string {
   const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`;
@@ -130,13 +116,8 @@ function printable(text: string, max: number): string {
 
 /** `: <the provider's message>` from an OpenAI-style error body, or nothing. */
 function saidBy(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
-    const said = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? parsed.message;
-    return typeof said === 'string' && said ? `: ${printable(said, 200)}` : '';
-  } catch {
-    return '';
-  }
+  const said = readErrorBodyMessage(body);
+  return said ? `: ${printable(said, 200)}` : '';
 }
 
 /** The ids of an OpenAI model list (`{ data: [{ id }] }`), or null when the body is not one. */

@@ -4,23 +4,46 @@
  * is full, and a stream cut mid-reply.
  */
 import { APICallError, RetryError } from 'ai';
-import { collapseWhitespace, truncateText } from '../../shared/truncate.ts';
-import { lacksApiVersion } from './check-endpoint.ts';
+import { truncateLine } from '../../shared/truncate.ts';
 
 function clip(text: string, max = 300): string {
-  return truncateText(collapseWhitespace(text), max);
+  return truncateLine(text, max);
+}
+
+/**
+ * The provider's own words in an OpenAI-style error body (`{"error":{"message":…}}`, `{"error":…}`
+ * or `{"message":…}`), or null when the body holds no such text.
+ *
+ * @example readErrorBodyMessage('{"error":{"message":"Incorrect API key provided."}}') // 'Incorrect API key provided.'
+ */
+export function readErrorBodyMessage(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown } | null;
+    const said = typeof parsed?.error === 'string' ? parsed.error : parsed?.error?.message ?? parsed?.message;
+    return typeof said === 'string' && said ? said : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * True when the base URL's path has no version in it (`http://127.0.0.1:11434`): OpenAI-compatible
+ * servers answer under one (`/v1`, Gemini's `/v1beta/openai`), and leaving it out is the usual slip
+ * behind a 404.
+ *
+ * @example lacksApiVersion('http://127.0.0.1:11434') // true
+ */
+export function lacksApiVersion(baseUrl: string): boolean {
+  try {
+    return !/\/v\d+[a-z0-9]*(?:\/|$)/i.test(new URL(baseUrl).pathname);
+  } catch {
+    return false;
+  }
 }
 
 /** The provider's own message from an OpenAI-style error body, else the error's. */
 function providerMessage(error: APICallError): string {
-  try {
-    const body = JSON.parse(error.responseBody ?? '') as { error?: { message?: string } | string; message?: string };
-    const inner = typeof body.error === 'string' ? body.error : body.error?.message ?? body.message;
-    if (inner) return clip(inner);
-  } catch {
-    // not JSON: fall back to the error's message
-  }
-  return clip(error.message);
+  return clip(readErrorBodyMessage(error.responseBody ?? '') ?? error.message);
 }
 
 function causeCode(error: unknown): string | undefined {

@@ -12,7 +12,7 @@ import type { AssistantMessage, Message } from '../../shared/schemas.ts';
 import { FakeOpenAi, type FakeReply } from '../../test-support/fake-openai.ts';
 import { userMessage, type TestClient } from '../../test-support/test-client.ts';
 import { activeMessages, echoAgent, settle, textOf, useHarness, waitUntil, type TestServer } from '../../test-support/test-server.ts';
-import { lacksApiVersion } from './check-endpoint.ts';
+import { lacksApiVersion } from './describe-model-error.ts';
 import { createModelAgent, type ModelAgentOptions } from './create-model-agent.ts';
 
 const h = useHarness();

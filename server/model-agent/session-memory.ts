@@ -6,7 +6,7 @@
  * `summaryChars`, and the whole JSON under `totalChars` (oldest dropped first).
  */
 import type { Message } from '../../shared/schemas.ts';
-import { collapseWhitespace, truncateText } from '../../shared/truncate.ts';
+import { truncateLine } from '../../shared/truncate.ts';
 
 export interface MemoryOptions {
   /** Most recent finished tasks kept. Default 12. */
@@ -33,10 +33,6 @@ export interface MemoryEntry {
   at: number;
 }
 
-function clip(text: string, max: number): string {
-  return truncateText(collapseWhitespace(text), max);
-}
-
 function textOf(message: Message): string {
   return message.content.map((p) => (p.type === 'text' ? p.text : '')).filter(Boolean).join('\n');
 }
@@ -60,7 +56,7 @@ export function buildSessionMemory(messages: readonly Message[], options: Memory
         // The final text: the last text part, where a model puts its answer after tool calls.
         const texts = reply.content.filter((p) => p.type === 'text');
         const final = texts.length ? (texts[texts.length - 1] as { text: string }).text : reply.error ?? '';
-        entries.push({ task: clip(textOf(ask), max.summaryChars), agent: reply.agent, messageId: reply.id, status: reply.status, summary: clip(final, max.summaryChars), at: reply.createdAt });
+        entries.push({ task: truncateLine(textOf(ask), max.summaryChars), agent: reply.agent, messageId: reply.id, status: reply.status, summary: truncateLine(final, max.summaryChars), at: reply.createdAt });
       }
       break;
     }

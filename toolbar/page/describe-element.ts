@@ -5,7 +5,7 @@
  */
 import { LIMITS } from '../../shared/limits.ts';
 import type { SelectedElement } from '../../shared/schemas.ts';
-import { collapseWhitespace, truncateText } from '../../shared/truncate.ts';
+import { truncateLine, truncateText } from '../../shared/truncate.ts';
 
 type Rect = SelectedElement['boundingClientRect'];
 
@@ -145,7 +145,7 @@ export function describeElement(el: Element): SelectedElement {
     tagName: truncateText(localName(el), LIMITS.maxTagNameLength),
     xpath: truncateText(xpathOf(el), LIMITS.maxXpathLength),
     attributes: boundedAttributes(el),
-    textContent: truncateText(collapseWhitespace(el.textContent ?? ''), LIMITS.maxElementTextLength),
+    textContent: truncateLine(el.textContent ?? '', LIMITS.maxElementTextLength),
     boundingClientRect: rectOf(el),
     parent: parentEl
       ? {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describeIssues } from '../../shared/errors.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import { boundedAttributes, rectOf, selectorOf } from '../page/describe-element.ts';
-import { collapseWhitespace, truncateText } from '../../shared/truncate.ts';
+import { truncateLine, truncateText } from '../../shared/truncate.ts';
 import { queryPage } from './query-page.ts';
 import { toolError, type ToolbarTool } from './tool-context.ts';
 
@@ -60,7 +60,7 @@ export const querySelectorTool: ToolbarTool = {
           index,
           tagName: el.localName || el.tagName.toLowerCase(),
           selector: selectorOf(el),
-          text: truncateText(collapseWhitespace(el.textContent ?? ''), TEXT_EXCERPT),
+          text: truncateLine(el.textContent ?? '', TEXT_EXCERPT),
           attributes: summarizeAttributes(el),
           rect: rectOf(el),
         })),
