@@ -266,7 +266,9 @@ test.describe('while a long reply streams', () => {
       }
     };
     const counts = new Set<number>();
-    for (let i = 0; i < 300; i++) {
+    // Until the reply ends: the stream takes about 7 s, and a sample 20–40 ms, more on a busy
+    // machine, so a cap of a few hundred samples could end the loop before the last blocks settle.
+    for (let i = 0; i < 5_000; i++) {
       const sample = await md.evaluate(probe);
       expect(sample.isolation).toBe('isolate');
       // Streaming reuses the element and the blocks in it: appended to, never built again.
