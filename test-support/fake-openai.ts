@@ -56,6 +56,8 @@ export class FakeOpenAi {
   apiKey: string | null = null;
   /** When set, a request that offers tools gets a 400 with this message, as Ollama answers for a model without tool support. */
   refuseTools: string | null = null;
+  /** When set, a request whose messages hold an image or a file part gets a 500 with this message, as Ollama answers for a model without vision. */
+  refuseMedia: string | null = null;
 
   /** Queues replies for the next requests, in order; with none queued the answer is "ok". */
   queue(...replies: FakeReply[]): this {
@@ -113,6 +115,11 @@ export class FakeOpenAi {
     this.requests.push({ body, headers: req.headers });
     if (this.refuseTools !== null && body.tools?.length) {
       res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { message: this.refuseTools, type: 'api_error', param: null, code: null } }));
+      return;
+    }
+    const hasMedia = body.messages.some((m) => Array.isArray(m.content) && m.content.some((p: { type?: string }) => p.type === 'image_url' || p.type === 'file' || p.type === 'input_audio'));
+    if (this.refuseMedia !== null && hasMedia) {
+      res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { message: this.refuseMedia, type: 'api_error', param: null, code: null } }));
       return;
     }
     const reply = this.replies.shift() ?? { steps: [{ text: 'ok' }] };

@@ -6,7 +6,9 @@ import { splitCommand } from './split-command.ts';
 
 const PNG = `data:image/png;base64,${Buffer.from('png-bytes').toString('base64')}`;
 const CSV = `data:text/csv;base64,${Buffer.from('a,b\n1,2\n').toString('base64')}`;
-const ZIP = `data:application/zip;base64,${Buffer.from('zip').toString('base64')}`;
+// The first bytes of a real zip: binary, with NULs.
+const ZIP_BYTES = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00]);
+const ZIP = `data:application/zip;base64,${ZIP_BYTES.toString('base64')}`;
 
 function message(content: UserMessage['content']): UserMessage {
   return { id: 'm1', role: 'user', content, metadata: { source: 'cli', selectedElements: [] }, createdAt: 1 };
@@ -25,7 +27,7 @@ describe('buildAcpPrompt', () => {
       { type: 'text', text: 'look' },
       { type: 'image', data: Buffer.from('png-bytes').toString('base64'), mimeType: 'image/png' },
       { type: 'resource', resource: { uri: 'attachment:///data.csv', mimeType: 'text/csv', text: 'a,b\n1,2\n' } },
-      { type: 'resource', resource: { uri: 'attachment:///a.zip', mimeType: 'application/zip', blob: Buffer.from('zip').toString('base64') } },
+      { type: 'resource', resource: { uri: 'attachment:///a.zip', mimeType: 'application/zip', blob: ZIP_BYTES.toString('base64') } },
     ]);
   });
 
@@ -35,6 +37,23 @@ describe('buildAcpPrompt', () => {
       { type: 'text', text: "[The user attached an image (image/png); this agent does not take images.]" },
       { type: 'text', text: 'Attached file data.csv:\na,b\n1,2\n' },
       { type: 'text', text: '[The user attached a.zip (application/zip); this agent does not take files.]' },
+    ]);
+  });
+
+  it('sends a text file as text whatever type the browser gave it (.ts as video/mp2t, no type at all)', () => {
+    const code = 'export const answer: number = 42;\n';
+    const asUrl = (mime: string) => `data:${mime};base64,${Buffer.from(code).toString('base64')}`;
+    const files = message([
+      { type: 'file', data: asUrl('video/mp2t'), mimeType: 'video/mp2t', filename: 'answer.ts' },
+      { type: 'file', data: asUrl('application/octet-stream'), mimeType: 'application/octet-stream', filename: '.env.example' },
+    ]);
+    expect(buildAcpPrompt(files, { embeddedContext: true })).toEqual([
+      { type: 'resource', resource: { uri: 'attachment:///answer.ts', mimeType: 'video/mp2t', text: code } },
+      { type: 'resource', resource: { uri: 'attachment:///.env.example', mimeType: 'application/octet-stream', text: code } },
+    ]);
+    expect(buildAcpPrompt(files, {})).toEqual([
+      { type: 'text', text: `Attached file answer.ts:\n${code}` },
+      { type: 'text', text: `Attached file .env.example:\n${code}` },
     ]);
   });
 

@@ -5,14 +5,11 @@
  */
 import type { ContentBlock, PermissionOption, PlanEntry as AcpPlanEntry, PromptCapabilities, RequestPermissionOutcome, ToolCallContent, ToolCallLocation } from '@agentclientprotocol/sdk';
 import { splitDataUrl } from '../../shared/data-url.ts';
+import { readAttachedText } from '../attached-text.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import type { ApprovalAnswer } from '../agent.ts';
-
-function isTextMime(mimeType: string): boolean {
-  return mimeType.startsWith('text/') || /^application\/(json|xml|javascript|typescript|x-sh|x-yaml|yaml|toml)/.test(mimeType);
-}
 
 /**
  * The prompt for one user message: its text, images and files as ACP blocks the agent said it
@@ -34,14 +31,11 @@ export function buildAcpPrompt(message: UserMessage, caps: PromptCapabilities | 
       const { data } = splitDataUrl(part.data);
       const name = part.filename || 'attachment';
       const uri = `attachment:///${encodeURIComponent(name)}`;
+      const text = readAttachedText(part.data, part.mimeType);
       if (caps?.embeddedContext) {
-        blocks.push(
-          isTextMime(part.mimeType)
-            ? { type: 'resource', resource: { uri, mimeType: part.mimeType, text: Buffer.from(data, 'base64').toString('utf8') } }
-            : { type: 'resource', resource: { uri, mimeType: part.mimeType, blob: data } },
-        );
-      } else if (isTextMime(part.mimeType)) {
-        blocks.push({ type: 'text', text: `Attached file ${name}:\n${Buffer.from(data, 'base64').toString('utf8')}` });
+        blocks.push(text !== null ? { type: 'resource', resource: { uri, mimeType: part.mimeType, text } } : { type: 'resource', resource: { uri, mimeType: part.mimeType, blob: data } });
+      } else if (text !== null) {
+        blocks.push({ type: 'text', text: `Attached file ${name}:\n${text}` });
       } else {
         blocks.push({ type: 'text', text: `[The user attached ${name} (${part.mimeType}); this agent does not take files.]` });
       }

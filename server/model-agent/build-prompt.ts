@@ -7,6 +7,7 @@
 import type { ModelMessage, UserContent } from 'ai';
 import type { Message, UserMessage } from '../../shared/schemas.ts';
 import { truncateLine, truncateText } from '../../shared/truncate.ts';
+import { toModelParts } from './attachments.ts';
 
 /** Raw messages sent to the model, the current one included. Default 24. */
 export const DEFAULT_HISTORY_MESSAGES = 24;
@@ -41,13 +42,10 @@ function userContent(message: UserMessage, withAttachments: boolean): UserConten
   const parts: Exclude<UserContent, string> = [];
   for (const p of message.content) {
     if (p.type === 'text') parts.push({ type: 'text', text: p.text });
-    else if (p.type === 'image') {
-      if (withAttachments) parts.push({ type: 'image', image: p.image, ...(p.mimeType ? { mediaType: p.mimeType } : {}) });
-      else parts.push({ type: 'text', text: '[an image the user attached earlier]' });
-    } else if (p.type === 'file') {
-      if (withAttachments) parts.push({ type: 'file', data: p.data, mediaType: p.mimeType, ...(p.filename ? { filename: p.filename } : {}) });
-      else parts.push({ type: 'text', text: `[a file the user attached earlier: ${p.filename ?? p.mimeType}]` });
-    }
+    else if (p.type !== 'image' && p.type !== 'file') continue;
+    else if (withAttachments) parts.push(toModelParts(p));
+    else if (p.type === 'image') parts.push({ type: 'text', text: '[an image the user attached earlier]' });
+    else parts.push({ type: 'text', text: `[a file the user attached earlier: ${p.filename ?? p.mimeType}]` });
   }
   const context = describePageContext(message);
   if (context) parts.push({ type: 'text', text: context });

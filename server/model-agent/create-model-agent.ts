@@ -5,17 +5,18 @@
  * back and goes on, for a bounded number of steps. Stop aborts the model request; provider errors
  * end the message `failed` with a readable reason.
  */
-import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolResultPart, type ToolSet } from 'ai';
+import { jsonSchema, streamText, tool, UnsupportedFunctionalityError, type LanguageModel, type ModelMessage, type ToolResultPart, type ToolSet } from 'ai';
 import { LIMITS } from '../../shared/limits.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import type { ToolDefinition } from '../../shared/schemas.ts';
 import { defineAgent, ToolDeniedError, type AgentDefinition, type AgentTool, type RunContext } from '../agent.ts';
+import { describeLeftOut, describeUnreadable, listUnreadable, withoutMedia } from './attachments.ts';
 import { buildModelMessages, DEFAULT_HISTORY_MESSAGES } from './build-prompt.ts';
 import { describeModelError } from './describe-model-error.ts';
 import { buildSessionMemory, type MemoryOptions } from './session-memory.ts';
 import { createSkillSource, SKILL_TOOLS, type SkillSource } from './skill-source.ts';
 import { createThinkSplitter, type ThinkPiece } from './think-tags.ts';
-import { isToolsRefusal } from './tool-support.ts';
+import { isMediaRefusal, isToolsRefusal } from './refusals.ts';
 
 /** A tool of the agent's own: runs in the server (`execute`), offered to the model with its schema. */
 export interface ModelAgentTool extends AgentTool {
@@ -104,6 +105,8 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
   let current: RunContext | null = null;
   /** Set when the model refused a request for offering tools: it is asked without them from then on. */
   let toolsRefused = false;
+  /** Set when the model refused a message's images or PDFs: they are left out from then on. */
+  let mediaRefused = false;
 
   const activeSkillOf = (ctx: RunContext): string | null => ctx.state.get<AgentMemoryState>()?.activeSkill ?? null;
   const setActiveSkill = (ctx: RunContext, name: string | null) => {
@@ -223,7 +226,18 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     current = ctx;
     try {
       await skills.beforeRun();
-      const messages: ModelMessage[] = buildModelMessages(ctx.messages, options.id, historyMessages);
+      let messages: ModelMessage[] = buildModelMessages(ctx.messages, options.id, historyMessages);
+      const notes: string[] = [];
+      const unreadable = listUnreadable(ctx.message);
+      if (unreadable.length) notes.push(describeUnreadable(unreadable));
+      if (mediaRefused) {
+        const stripped = withoutMedia(messages);
+        if (stripped.leftOut.length > 0) {
+          messages = stripped.messages;
+          notes.push(describeLeftOut(stripped.leftOut));
+        }
+      }
+      if (notes.length) await ctx.reply.text(`${notes.join('\n\n')}\n\n`);
       for (let step = 0; step < maxSteps; step++) {
         const { set, approval } = toolsRefused ? { set: {} as ToolSet, approval: new Map<string, ToolPlace>() } : await buildTools(ctx);
         const result = streamText({
@@ -274,6 +288,21 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
             await ctx.reply.text('_(This model cannot call tools, so it answers without the page\'s tools and skills.)_\n\n');
             step--;
             continue;
+          }
+          const refusedMedia = isMediaRefusal(error);
+          if (text === '' && calls.length === 0 && (refusedMedia || UnsupportedFunctionalityError.isInstance(error))) {
+            // Refused for its images or PDFs (or a kind of file the provider cannot send): ask again without them.
+            const stripped = withoutMedia(messages);
+            if (stripped.leftOut.length > 0) {
+              messages = stripped.messages;
+              if (refusedMedia && !mediaRefused) {
+                mediaRefused = true;
+                log('warn', `The model refused a message's images or PDFs (${describeModelError(error, options.baseUrl)}); they are left out from now on, until the server restarts.`);
+              }
+              await ctx.reply.text(`${describeLeftOut(stripped.leftOut)}\n\n`);
+              step--;
+              continue;
+            }
           }
           throw new Error(describeModelError(error, options.baseUrl));
         }

@@ -279,6 +279,101 @@ describe('provider errors end the message failed with a readable reason', () => 
   });
 });
 
+describe('attachments', () => {
+  const url = (mime: string, bytes: Buffer | string) => `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
+  const PNG = url('image/png', 'png-bytes');
+  const ZIP = url('application/zip', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]));
+
+  async function askWith(server: TestServer, client: TestClient, chatId: string, text: string, parts: Record<string, unknown>[]): Promise<AssistantMessage> {
+    const before = activeMessages(server.store.state).length;
+    await client.ok('message.send', userMessage(chatId, text, { agent: AGENT, content: [{ type: 'text', text }, ...parts] }));
+    await waitUntil(() => server.store.state.run === null && activeMessages(server.store.state).length > before + 1, 'the reply', 10_000);
+    await settle(server, client);
+    return lastReply(server);
+  }
+
+  /** The content parts of the last user turn of request `i`. */
+  function sentParts(fake: FakeOpenAi, i: number): { type: string; text?: string }[] {
+    const content = fake.requests[i]!.body.messages.filter((m) => m.role === 'user').at(-1)!.content;
+    return Array.isArray(content) ? content : [{ type: 'text', text: String(content) }];
+  }
+
+  it('sends attached text files as text with their names, whatever type the browser gave them', async () => {
+    const { fake, server, client, chatId } = await setup({ replies: [{ steps: [{ text: 'Read them.' }] }] });
+    const reply = await askWith(server, client, chatId, 'review these', [
+      { type: 'file', data: url('application/json', '{"name":"app"}'), mimeType: 'application/json', filename: 'package.json' },
+      { type: 'file', data: url('video/mp2t', 'export const a = 1;'), mimeType: 'video/mp2t', filename: 'a.ts' },
+      { type: 'file', data: url('application/octet-stream', 'PORT=3000'), mimeType: 'application/octet-stream', filename: '.env' },
+    ]);
+    expect(reply.status).toBe('done');
+    expect(textOf(reply)).toBe('Read them.');
+    expect(sentParts(fake, 0)).toEqual([
+      { type: 'text', text: 'review these' },
+      { type: 'text', text: 'Attached file "package.json" (application/json):\n```\n{"name":"app"}\n```' },
+      { type: 'text', text: 'Attached file "a.ts" (video/mp2t):\n```\nexport const a = 1;\n```' },
+      { type: 'text', text: 'Attached file ".env" (application/octet-stream):\n```\nPORT=3000\n```' },
+    ]);
+  });
+
+  it('names a binary file to the model without sending it, and says so in the reply', async () => {
+    const { fake, server, client, chatId } = await setup({ replies: [{ steps: [{ text: 'I cannot open zips.' }] }] });
+    const reply = await askWith(server, client, chatId, 'what is in it?', [{ type: 'file', data: ZIP, mimeType: 'application/zip', filename: 'build.zip' }]);
+    expect(reply.status).toBe('done');
+    expect(textOf(reply)).toBe('_(build.zip is not text, so the model only knows it was attached.)_\n\nI cannot open zips.');
+    expect(sentParts(fake, 0)).toEqual([
+      { type: 'text', text: 'what is in it?' },
+      { type: 'text', text: '[The user attached "build.zip" (application/zip, 6 B). It is not text, and you cannot read it.]' },
+    ]);
+  });
+
+  it('answers without the image when the model refuses images, and leaves images out from then on', async () => {
+    const logged: string[] = [];
+    const { fake, server, client, chatId } = await setup({
+      log: (level, message) => logged.push(`${level}: ${message}`),
+      replies: [{ steps: [{ text: 'I cannot see it.' }] }, { steps: [{ text: 'Still blind.' }] }],
+    });
+    fake.refuseMedia = 'this model is missing data required for image input';
+    const first = await askWith(server, client, chatId, 'what is wrong here?', [{ type: 'image', image: PNG, mimeType: 'image/png' }]);
+    expect(first.status).toBe('done');
+    expect(textOf(first)).toBe('_(This model does not take images, so it answered without the image.)_\n\nI cannot see it.');
+    expect(fake.requests).toHaveLength(2);
+    expect(sentParts(fake, 0).map((p) => p.type)).toEqual(['text', 'image_url']);
+    expect(sentParts(fake, 1)).toEqual([
+      { type: 'text', text: 'what is wrong here?' },
+      { type: 'text', text: '[The user attached an image (image/png). You cannot see images, so it was left out.]' },
+    ]);
+    expect(logged).toEqual([expect.stringMatching(/^warn: The model refused a message's images or PDFs \(.*missing data required for image input.*\); they are left out from now on/)]);
+
+    // The next image is left out without asking first, and the reply says so again.
+    const second = await askWith(server, client, chatId, 'and this one?', [{ type: 'image', image: PNG, mimeType: 'image/png' }]);
+    expect(textOf(second)).toBe('_(This model does not take images, so it answered without the image.)_\n\nStill blind.');
+    expect(fake.requests).toHaveLength(3);
+    expect(sentParts(fake, 2).map((p) => p.type)).toEqual(['text', 'text']);
+    expect(logged).toHaveLength(1);
+  });
+
+  it('answers without a kind of file the provider cannot send, and still sends images after', async () => {
+    const { fake, server, client, chatId } = await setup({ replies: [{ steps: [{ text: 'No audio here.' }] }, { steps: [{ text: 'A picture.' }] }] });
+    const first = await askWith(server, client, chatId, 'listen', [{ type: 'file', data: url('audio/webm', Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x00])), mimeType: 'audio/webm', filename: 'note.webm' }]);
+    expect(first.status).toBe('done');
+    expect(textOf(first)).toBe('_(note.webm (audio/webm) could not be sent to this model, so it answered without it.)_\n\nNo audio here.');
+    // The provider refused it before sending: the model server saw one request, without it.
+    expect(fake.requests).toHaveLength(1);
+    expect(sentParts(fake, 0).map((p) => p.text)).toEqual(['listen', '[The user attached "note.webm" (audio/webm). You cannot read this kind of file, so it was left out.]']);
+
+    await askWith(server, client, chatId, 'look', [{ type: 'image', image: PNG, mimeType: 'image/png' }]);
+    expect(sentParts(fake, 1).map((p) => p.type)).toEqual(['text', 'image_url']);
+  });
+
+  it('still fails a reply refused for images when it had none to leave out', async () => {
+    const { fake, server, client, chatId } = await setup({ replies: [{ status: 500, error: { message: 'this model is missing data required for image input' } }] });
+    const reply = await ask(server, client, chatId, 'hello');
+    expect(reply.status).toBe('failed');
+    expect(reply.error).toContain('missing data required for image input');
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
 describe('the prompt', () => {
   it("labels other agents' turns with their id, keeps its own as assistant turns, and bounds the history", async () => {
     const { fake, server, client, chatId } = await setup({ historyMessages: 6, replies: [{ steps: [{ text: 'first answer' }] }] });

@@ -1,0 +1,121 @@
+/**
+ * How the files a user attaches reach a model. Text files (by type or by their bytes: a `.ts`
+ * file arrives as `video/mp2t`) go in as text with their name, since chat-completions servers
+ * take no other file types and the AI SDK would fail the whole reply on one. Images, PDFs and
+ * audio go as they are to models that take them; a model that refuses them gets a note in their
+ * place (`withoutMedia`). Other binary files are only named.
+ */
+import type { ModelMessage, UserContent } from 'ai';
+import { dataUrlBytes } from '../../shared/data-url.ts';
+import { formatBytes } from '../../shared/format.ts';
+import type { FilePart, ImagePart, UserMessage } from '../../shared/schemas.ts';
+import { truncateText } from '../../shared/truncate.ts';
+import { isMediaMime, readAttachedText } from '../attached-text.ts';
+
+/** An attached text file goes to the model up to this many characters (about 25k tokens). */
+export const MAX_ATTACHED_TEXT = 100_000;
+
+type ContentPart = Exclude<UserContent, string>[number];
+
+function nameOf(part: FilePart): string {
+  return part.filename || 'an attached file';
+}
+
+/** A fence longer than any run of backticks in the text, so the file cannot close it early. */
+function fenceFor(text: string): string {
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/**
+ * An attached text file as the model reads it: its name and type, then its text in a fence.
+ *
+ * @example formatAttachedText('a.json', 'application/json', '{}') // 'Attached file "a.json" (application/json):\n```\n{}\n```'
+ */
+export function formatAttachedText(name: string, mimeType: string, text: string): string {
+  const shown = truncateText(text, MAX_ATTACHED_TEXT, '');
+  const cut = shown.length < text.length ? `\n(The file has ${text.length.toLocaleString('en-US')} characters; only the first ${shown.length.toLocaleString('en-US')} are above.)` : '';
+  const fence = fenceFor(shown);
+  const body = shown.endsWith('\n') ? shown : `${shown}\n`;
+  return `Attached file "${name}" (${mimeType}):\n${fence}\n${body}${fence}${cut}`;
+}
+
+/** One attachment of the message being answered, as model content. */
+export function toModelParts(part: ImagePart | FilePart): ContentPart {
+  if (part.type === 'image') return { type: 'image', image: part.image, ...(part.mimeType ? { mediaType: part.mimeType } : {}) };
+  const text = readAttachedText(part.data, part.mimeType);
+  if (text !== null) return { type: 'text', text: formatAttachedText(nameOf(part), part.mimeType, text) };
+  if (isMediaMime(part.mimeType)) return { type: 'file', data: part.data, mediaType: part.mimeType, ...(part.filename ? { filename: part.filename } : {}) };
+  return { type: 'text', text: `[The user attached "${nameOf(part)}" (${part.mimeType}, ${formatBytes(dataUrlBytes(part.data))}). It is not text, and you cannot read it.]` };
+}
+
+/**
+ * The attachments of a message no model can read (binary files that are not images, PDFs or
+ * audio), by name: the reply says they were left out.
+ *
+ * @example listUnreadable(messageWithZip) // ['build.zip']
+ */
+export function listUnreadable(message: UserMessage): string[] {
+  const names: string[] = [];
+  for (const part of message.content) {
+    if (part.type !== 'file' || isMediaMime(part.mimeType)) continue;
+    if (readAttachedText(part.data, part.mimeType) === null) names.push(nameOf(part));
+  }
+  return names;
+}
+
+/** One image or file `withoutMedia` left out, as the reply names it. */
+export interface LeftOut {
+  image: boolean;
+  label: string;
+}
+
+/**
+ * The messages with every image, PDF and audio part replaced by a note that it was there, for a
+ * model that refused them, and what was left out (none: nothing to retry without).
+ *
+ * @example const { messages, leftOut } = withoutMedia(messages);
+ */
+export function withoutMedia(messages: readonly ModelMessage[]): { messages: ModelMessage[]; leftOut: LeftOut[] } {
+  const leftOut: LeftOut[] = [];
+  const out = messages.map((message): ModelMessage => {
+    if (message.role !== 'user' || typeof message.content === 'string') return message;
+    if (!message.content.some((p) => p.type !== 'text')) return message;
+    const content = message.content.map((p): ContentPart => {
+      if (p.type === 'text') return p;
+      if (p.type === 'image') {
+        leftOut.push({ image: true, label: 'an image' });
+        return { type: 'text', text: `[The user attached an image${p.mediaType ? ` (${p.mediaType})` : ''}. You cannot see images, so it was left out.]` };
+      }
+      const name = p.filename ? `"${p.filename}"` : 'a file';
+      leftOut.push({ image: false, label: `${p.filename ?? 'a file'} (${p.mediaType})` });
+      return { type: 'text', text: `[The user attached ${name} (${p.mediaType}). You cannot read this kind of file, so it was left out.]` };
+    });
+    return { ...message, content };
+  });
+  return { messages: out, leftOut };
+}
+
+function joinList(items: readonly string[]): string {
+  return items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
+}
+
+/**
+ * The reply's note for what `withoutMedia` left out.
+ *
+ * @example describeLeftOut([{ image: true, label: 'an image' }]) // '_(This model does not take images, so it answered without the image.)_'
+ */
+export function describeLeftOut(leftOut: readonly LeftOut[]): string {
+  if (leftOut.every((l) => l.image)) return `_(This model does not take images, so it answered without ${leftOut.length === 1 ? 'the image' : `the ${leftOut.length} images`}.)_`;
+  return `_(${joinList(leftOut.map((l) => l.label))} could not be sent to this model, so it answered without ${leftOut.length === 1 ? 'it' : 'them'}.)_`;
+}
+
+/**
+ * The reply's note for attached files that are not text, which no model is sent.
+ *
+ * @example describeUnreadable(['build.zip']) // '_(build.zip is not text, so the model only knows it was attached.)_'
+ */
+export function describeUnreadable(names: readonly string[]): string {
+  return names.length === 1 ? `_(${names[0]} is not text, so the model only knows it was attached.)_` : `_(${joinList(names)} are not text, so the model only knows they were attached.)_`;
+}
