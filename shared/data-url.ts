@@ -1,8 +1,24 @@
 /**
- * The base64 data URLs messages carry files and images in (`data:text/csv;base64,…`): their parts
- * and their decoded size. The schemas check the shape; these helpers
- * assume a URL that passed them.
+ * The base64 data URLs messages carry files and images in (`data:text/csv;base64,…`): their parts,
+ * their decoded size, and how large a file or a message's files may be. The schemas check the
+ * shape; these helpers assume a URL that passed them.
  */
+import { LIMITS } from './limits.ts';
+
+/**
+ * Length of the data URL a file of `size` bytes becomes.
+ *
+ * @example dataUrlLength(3, 'text/plain') // 27
+ */
+export function dataUrlLength(size: number, mime: string): number {
+  return `data:${mime};base64,`.length + 4 * Math.ceil(size / 3);
+}
+
+/** Largest file whose data URL fits LIMITS.maxDataUrlLength (about 5 MB). */
+export const MAX_ATTACHMENT_BYTES = Math.floor(((LIMITS.maxDataUrlLength - 100) / 4) * 3);
+
+/** What the data URLs of one message may add up to, leaving room for the frame's JSON around them. */
+export const MAX_ATTACHMENTS_LENGTH = LIMITS.maxFrameBytes - 512 * 1024;
 
 /**
  * A data URL's mime type and base64 payload.

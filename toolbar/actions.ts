@@ -3,6 +3,7 @@
  * two, for a first message without a chat) and reports a refusal as text for an inline alert.
  * None of them touches agent state: the server's patches do that.
  */
+import { MAX_ATTACHMENTS_LENGTH } from '../shared/data-url.ts';
 import { makeId } from '../shared/ids.ts';
 import { LIMITS } from '../shared/limits.ts';
 import type { BrowserMetadata, SelectedElement, UserContentPart, UserMessage } from '../shared/schemas.ts';
@@ -36,9 +37,6 @@ export interface ToolbarActionsApi {
    */
   resend(chatId: string, message: UserMessage, agent: string): Promise<boolean>;
 }
-
-/** Leaves room for the frame's JSON around the parts. */
-const FRAME_OVERHEAD = 512 * 1024;
 
 /** The text a user sees for a failed request: the server's (or the agent's) own message. */
 export function describeError(err: unknown): string {
@@ -76,9 +74,9 @@ export function buildContent(
   if (content.length > LIMITS.maxParts) {
     return { ok: false, error: `A message holds at most ${LIMITS.maxParts} parts; remove ${content.length - LIMITS.maxParts} attachment(s)` };
   }
-  if (bytes > LIMITS.maxFrameBytes - FRAME_OVERHEAD) {
+  if (bytes > MAX_ATTACHMENTS_LENGTH) {
     const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
-    return { ok: false, error: `Attachments total ${mib(bytes)} MiB; one message carries at most ${mib(LIMITS.maxFrameBytes - FRAME_OVERHEAD)} MiB` };
+    return { ok: false, error: `Attachments total ${mib(bytes)} MiB; one message carries at most ${mib(MAX_ATTACHMENTS_LENGTH)} MiB` };
   }
   return { ok: true, content };
 }

@@ -11,9 +11,10 @@ import { UsageError } from '../cli-args.ts';
 import { attachOrEmbed, type Attached } from './attach.ts';
 import { CliError, openSession, runTurn, type Approver, type TurnOutput, type TurnResult } from './chat-turn.ts';
 import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
+import { AttachmentError, readAttachments, type Attachment } from '../terminal/read-attachment.ts';
 import { stripTerminalControls } from '../terminal/terminal-text.ts';
 
-export const CHAT_USAGE = `Usage: agentbar chat -a <agent> [-m <message>] [--session <name>] [--new] [--yes] [--save-files <dir>]
+export const CHAT_USAGE = `Usage: agentbar chat -a <agent> [-m <message> [--attach <file>]…] [--session <name>] [--new] [--yes] [--save-files <dir>]
 
 Talks to an agent. With -m, sends one message, streams the reply to stdout, prints a completion
 line (to stderr) and exits 0 when the reply is done, 1 when it failed, was stopped or was refused.
@@ -27,6 +28,8 @@ opens the interactive chat on a terminal (/help for its commands).
   --yes                 Approve the agent's tool calls without asking (needed without a terminal)
   --save-files <dir>    Write the files a reply carries to <dir> (created if missing; an existing
                         file is never replaced: orders.csv, then orders-1.csv); exits 1 if one fails
+  --attach <file>       Send a file with the -m message (repeatable): images as images, anything
+                        else as a file, as the toolbar sends them (at most 5 MB each)
 ${COMMON_HELP}`;
 
 function completionLine(result: TurnResult, where: string): string {
@@ -116,6 +119,7 @@ export async function runChat(argv: string[]): Promise<number> {
     new: { type: 'boolean' },
     yes: { type: 'boolean' },
     'save-files': { type: 'string' },
+    attach: { type: 'string', multiple: true },
   });
   if (common.help) {
     console.log(CHAT_USAGE);
@@ -123,6 +127,16 @@ export async function runChat(argv: string[]): Promise<number> {
   }
   if (values['save-files'] === '') throw new UsageError('--save-files needs a folder, e.g. --save-files ./out');
   const saveFiles = typeof values['save-files'] === 'string' ? path.resolve(values['save-files']) : undefined;
+  const attachFiles = Array.isArray(values.attach) ? values.attach : [];
+  if (attachFiles.length > 0 && typeof values.message !== 'string') throw new UsageError('--attach goes with -m: the files are sent with that message');
+  // Read before any server starts: a missing or oversized file is the whole answer.
+  let attachments: Attachment[];
+  try {
+    attachments = await readAttachments(attachFiles);
+  } catch (error) {
+    if (error instanceof AttachmentError) throw new CliError(error.message, 2);
+    throw error;
+  }
   const out = makeTurnOutput();
   let attached: Attached;
   try {
@@ -147,15 +161,15 @@ export async function runChat(argv: string[]): Promise<number> {
     const interactive = process.stdin.isTTY === true;
     const approve = makeApprover({ yes: values.yes === true, interactive, note: out.note });
 
-    const turn = async (text: string): Promise<TurnResult> => {
-      const result = await runTurn(attached.client, { chatId, agent, text, approve, out, saveFiles, saveHint: '--save-files <dir> saves it' });
+    const turn = async (text: string, files: Attachment[] = []): Promise<TurnResult> => {
+      const result = await runTurn(attached.client, { chatId, agent, text, attachments: files, approve, out, saveFiles, saveHint: '--save-files <dir> saves it' });
       out.endReply();
       out.note(completionLine(result, where));
       return result;
     };
     const exitCode = (result: TurnResult) => (result.status === 'done' && result.unsaved === 0 ? 0 : 1);
 
-    if (typeof values.message === 'string') return exitCode(await turn(values.message));
+    if (typeof values.message === 'string') return exitCode(await turn(values.message, attachments));
     if (interactive) {
       const { runInteractiveChat } = await import('./interactive-chat.ts');
       return await runInteractiveChat({

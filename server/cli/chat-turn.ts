@@ -3,7 +3,7 @@
  * reply's text as it arrives, answer approvals through `approve`, and report how it ended.
  */
 import { RequestError, type SyncClient } from '../../shared/sync-client.ts';
-import type { AssistantMessage, ChatInfo, FilePart, State, ToolCallPart } from '../../shared/schemas.ts';
+import type { AssistantMessage, ChatInfo, FilePart, ImagePart, State, ToolCallPart } from '../../shared/schemas.ts';
 import { formatThinkingTime } from '../../shared/format.ts';
 import { describeReplyFile, saveReplyFile } from '../terminal/save-reply-file.ts';
 import { truncateText } from '../../shared/truncate.ts';
@@ -105,6 +105,8 @@ export interface TurnOptions {
   chatId: string;
   agent: string;
   text: string;
+  /** Images and files sent with the text. */
+  attachments?: readonly (ImagePart | FilePart)[];
   approve: Approver;
   out: TurnOutput;
   /** A folder to write the reply's files to (images come as files); without one they are only noted. */
@@ -127,7 +129,7 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
     ({ messageId: userMessageId } = await client.request('message.send', {
       chatId,
       agent: options.agent,
-      content: [{ type: 'text', text: options.text }],
+      content: [{ type: 'text', text: options.text }, ...(options.attachments ?? [])],
       metadata: { source: 'cli', selectedElements: [] },
     }));
   } catch (error) {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentInfo } from '../../shared/schemas.ts';
+import { FakeOpenAi } from '../../test-support/fake-openai.ts';
 import { isProcessAlive, killSpawnedServers, spawnServer } from '../../test-support/spawn-server.ts';
 import { TestClient } from '../../test-support/test-client.ts';
 import { useHarness } from '../../test-support/test-server.ts';
@@ -90,6 +91,38 @@ describe('with no server running (the command starts its own)', () => {
     const run = await agentbar(['chat', '-a', 'demo/guide', '-m', 'fail', '--data-dir', dir]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/✗ failed: .+ · msg_/);
+  }, 30_000);
+
+  it('--attach sends files with the -m message: a model agent reads a source file as text', async () => {
+    const fake = await FakeOpenAi.start();
+    try {
+      fake.queue({ steps: [{ text: 'Looks fine.' }] });
+      const dir = await h.tmpDir();
+      const file = path.join(dir, 'App.tsx');
+      await writeFile(file, 'export const App = () => <main />;\n');
+      const run = await agentbar(['chat', '-a', 'model/fake-model-7b', '--model', 'fake-model:7b', '--base-url', fake.baseUrl, '-m', 'review this', '--attach', file, '--data-dir', dir]);
+      expect(run.stderr).toMatch(/✓ done/);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('Looks fine.\n');
+      const sent = fake.requests[0]!.body.messages.filter((m) => m.role === 'user').at(-1)!.content;
+      expect(sent).toEqual([
+        { type: 'text', text: 'review this' },
+        { type: 'text', text: 'Attached file "App.tsx" (text/plain):\n```\nexport const App = () => <main />;\n```' },
+      ]);
+    } finally {
+      await fake.close();
+    }
+  }, 30_000);
+
+  it('--attach names a missing file, or a missing -m, with exit 2 and sends nothing', async () => {
+    const dir = await h.tmpDir();
+    const missing = await agentbar(['chat', '-a', 'demo/guide', '-m', 'look', '--attach', path.join(dir, 'nope.png'), '--data-dir', dir]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`Cannot attach ${path.join(dir, 'nope.png')}: there is no such file`);
+    const withoutMessage = await agentbar(['chat', '-a', 'demo/guide', '--attach', path.join(dir, 'nope.png'), '--data-dir', dir], 'hello\n');
+    expect(withoutMessage.code).toBe(2);
+    expect(withoutMessage.stderr).toContain('--attach goes with -m: the files are sent with that message');
+    expect(withoutMessage.stdout).toBe('');
   }, 30_000);
 
   it('sends piped lines in order, each after the previous reply, and exits with the last status', async () => {

@@ -42,7 +42,7 @@ export interface CommonArgs {
  * @example const { values, common } = parseCommandArgs(argv, { json: { type: 'boolean' } });
  * @throws UsageError for an unknown option or a missing value.
  */
-export function parseCommandArgs<T extends Options>(argv: string[], options: T): { values: Record<string, string | boolean | undefined>; common: CommonArgs } {
+export function parseCommandArgs<T extends Options>(argv: string[], options: T): { values: Record<string, string | boolean | string[] | undefined>; common: CommonArgs } {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals: false, strict: true, tokens: true });
@@ -50,7 +50,7 @@ export function parseCommandArgs<T extends Options>(argv: string[], options: T):
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unexpected argument/, 'Unexpected argument');
     throw new UsageError(message);
   }
-  const v = parsed.values as Record<string, string | boolean | undefined>;
+  const v = parsed.values as Record<string, string | boolean | string[] | undefined>;
   let model: ModelArgs | null = null;
   if (typeof v.model === 'string') {
     if (typeof v['base-url'] !== 'string') throw new UsageError('--model needs --base-url: http://127.0.0.1:11434/v1 for Ollama, https://api.openai.com/v1 for OpenAI');

@@ -4,7 +4,7 @@
  * (exit 0). Skipped, with the reason, where `script` is missing.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -127,6 +127,25 @@ describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
     await auto.waitFor('✓ done');
     auto.type('\x04');
     expect(await auto.exited).toBe(0);
+  }, 40_000);
+
+  it('/attach sends a file with the next message typed', async () => {
+    const dir = await h.tmpDir();
+    const file = path.join(dir, 'notes.md');
+    await writeFile(file, '# Notes\n');
+    const t = onTerminal(['chat', '-a', 'demo/historian', '--data-dir', dir], 0);
+    await t.waitFor('agent> ');
+    t.type(`/attach ${file}\r`);
+    await t.waitFor('Attached notes.md (text/markdown, 8 B): it goes with your next message.');
+    t.type('summarize\r');
+    await t.waitFor('✓ done');
+    t.type('/attach\r');
+    await t.waitFor('Nothing attached');
+    t.type('\x04');
+    expect(await t.exited).toBe(0);
+    const chats = (await readdir(path.join(dir, 'chats'))).filter((f) => f.endsWith('.jsonl'));
+    const saved = await Promise.all(chats.map((f) => readFile(path.join(dir, 'chats', f), 'utf8')));
+    expect(saved.join('')).toContain(`{"type":"file","data":"data:text/markdown;base64,${Buffer.from('# Notes\n').toString('base64')}","filename":"notes.md","mimeType":"text/markdown"}`);
   }, 40_000);
 
   it('keeps control characters from a reply or a chat name off the terminal, as visible text', async () => {

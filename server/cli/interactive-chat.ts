@@ -80,7 +80,10 @@ export function runInteractiveChat(options: InteractiveOptions): Promise<number>
           } else {
             const chatId = client.getSnapshot().state?.activeChatId ?? (await client.request('chat.create', {})).chatId;
             muted = true;
-            const result = await runTurn(client, { chatId, agent: commands.agent ?? options.agent, text: line, approve, out: { text: print, note: (l) => print(`\n${l}\n`) }, saveFiles: options.saveFiles, saveHint: '/save [dir] saves it' }).catch((error: unknown) => {
+            const files = commands.takeAttachments();
+            const result = await runTurn(client, { chatId, agent: commands.agent ?? options.agent, text: line, attachments: files.parts, approve, out: { text: print, note: (l) => print(`\n${l}\n`) }, saveFiles: options.saveFiles, saveHint: '/save [dir] saves it' }).catch((error: unknown) => {
+              // Refused before it was sent (busy, offline): the files wait for the next message.
+              files.restore();
               print(`! ${reasonOf(error)}\n`);
               return null;
             });

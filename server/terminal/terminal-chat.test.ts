@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSyncClient, type SyncClient } from '../../shared/sync-client.ts';
@@ -79,6 +81,46 @@ describe('terminal chat', () => {
     await t.chat.handleLine('fail');
     await t.idle();
     expect(t.output()).toContain('[failed] Demo failure');
+  });
+
+  it('/attach sends a file with the next message, keeps it when that message is refused, and /detach drops it', async () => {
+    const t = await openTerminal();
+    const dir = await h.tmpDir();
+    const file = path.join(dir, 'App.tsx');
+    await writeFile(file, 'export const App = () => null;\n');
+    await t.chat.handleLine('/attach');
+    expect(t.output()).toContain('Nothing attached: /attach <file> adds one.');
+    await t.chat.handleLine(`/attach ${path.join(dir, 'missing.png')}`);
+    expect(t.output()).toContain(`! Cannot attach ${path.join(dir, 'missing.png')}: there is no such file`);
+    await t.chat.handleLine(`/attach ${file}`);
+    expect(t.output()).toContain('Attached App.tsx (text/plain, 31 B): it goes with your next message.');
+
+    // Refused (an agent that is not there): the file waits for the next message.
+    await t.chat.handleLine('/agent nobody/here');
+    await t.chat.handleLine('look');
+    await expect.poll(t.output).toContain('! Unknown agent: nobody/here (unknown_agent)');
+    await t.chat.handleLine('/attach');
+    expect(t.output()).toContain('For your next message: App.tsx (text/plain, 31 B). /detach drops them.');
+
+    await t.chat.handleLine('/agent demo/historian');
+    await t.chat.handleLine('review this');
+    await t.idle();
+    const sent = t.client.getSnapshot().state!.active!.messages.find((m) => m.role === 'user')!;
+    expect(sent.content).toEqual([
+      { type: 'text', text: 'review this' },
+      { type: 'file', data: `data:text/plain;base64,${Buffer.from('export const App = () => null;\n').toString('base64')}`, mimeType: 'text/plain', filename: 'App.tsx' },
+    ]);
+    expect(t.output()).toContain('[file App.tsx]');
+    await t.chat.handleLine('/attach');
+    expect(t.output().split('Nothing attached').length).toBe(3);
+
+    await t.chat.handleLine(`/attach ${file}`);
+    await t.chat.handleLine('/detach');
+    expect(t.output()).toContain('Dropped the attached file.');
+    await t.chat.handleLine('plain');
+    await t.idle();
+    const last = t.client.getSnapshot().state!.active!.messages.filter((m) => m.role === 'user').at(-1)!;
+    expect(last.content).toEqual([{ type: 'text', text: 'plain' }]);
   });
 
   it('explains unknown commands and an unknown agent', async () => {

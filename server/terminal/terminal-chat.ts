@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { SyncClient } from '../../shared/sync-client.ts';
 import type { FilePart, ToolCallPart } from '../../shared/schemas.ts';
 import { describeError } from '../describe-error.ts';
+import { checkAttachments, describeAttachment, readAttachment, type Attachment } from './read-attachment.ts';
 import { describeReplyFile, resolveTypedPath, saveReplyFile } from './save-reply-file.ts';
 import { createTranscriptPrinter } from './transcript-printer.ts';
 
@@ -21,6 +22,8 @@ export const TERMINAL_HELP = `Commands:
   /stop                stop the agent
   /save [dir]          save the files of the latest reply that has any (to --save-files's folder
                        or the current one by default)
+  /attach [file]       send a file with your next message (repeatable); alone, list them
+  /detach              drop the files attached for the next message
   /quit                leave (the agent keeps your chats)
 Anything else is sent as a message.`;
 
@@ -68,6 +71,8 @@ export function createTerminalChat(options: {
   let agent: string | undefined = options.agent;
   let lastStatus = '';
   let counter = 0;
+  /** What `/attach` read, for the next message. */
+  let pending: { name: string; part: Attachment }[] = [];
 
   const unsubscribe = client.subscribe(() => {
     const view = client.getSnapshot();
@@ -163,6 +168,22 @@ export function createTerminalChat(options: {
         }
         return;
       }
+      case '/attach': {
+        if (!arg) {
+          write(pending.length ? `For your next message: ${pending.map((a) => describeAttachment(a.part, a.name)).join(', ')}. /detach drops them.\n` : 'Nothing attached: /attach <file> adds one.\n');
+          return;
+        }
+        const file = resolveTypedPath(arg);
+        const part = await readAttachment(file);
+        checkAttachments([...pending.map((a) => a.part), part]);
+        pending.push({ name: path.basename(file), part });
+        write(`Attached ${describeAttachment(part, path.basename(file))}: it goes with your next message.\n`);
+        return;
+      }
+      case '/detach':
+        write(pending.length ? `Dropped ${pending.length === 1 ? 'the attached file' : `${pending.length} attached files`}.\n` : 'Nothing is attached.\n');
+        pending = [];
+        return;
       case '/stop': {
         // Stop the run wherever it is: it may work in a chat that is not the active one.
         const target = state?.run?.chatId ?? chatId;
@@ -179,13 +200,19 @@ export function createTerminalChat(options: {
     if (!line.trim()) return;
     let target = chatId;
     if (!target) target = (await client.request('chat.create', {})).chatId;
-    await client.request('message.send', {
-      chatId: target,
-      content: [{ type: 'text', text: line }],
-      metadata: { source: 'cli', selectedElements: [] },
-      clientMessageId: `cli-${Date.now()}-${++counter}`,
-      ...(agent ? { agent } : {}),
-    });
+    const files = takeAttachments();
+    try {
+      await client.request('message.send', {
+        chatId: target,
+        content: [{ type: 'text', text: line }, ...files.parts],
+        metadata: { source: 'cli', selectedElements: [] },
+        clientMessageId: `cli-${Date.now()}-${++counter}`,
+        ...(agent ? { agent } : {}),
+      });
+    } catch (error) {
+      files.restore();
+      throw error;
+    }
   }
 
   /** Lines typed (or piped) before the handshake wait for it, up to `connectWaitMs`. */
@@ -208,6 +235,13 @@ export function createTerminalChat(options: {
   // Lines run one after another, in the order typed.
   let queue: Promise<void> = Promise.resolve();
 
+  /** The files for the message being sent, and a way to put them back if it is refused. */
+  function takeAttachments(): { parts: Attachment[]; restore: () => void } {
+    const took = pending;
+    pending = [];
+    return { parts: took.map((a) => a.part), restore: () => (pending = [...took, ...pending]) };
+  }
+
   return {
     /** Runs one typed line; errors (an agent's rejection, busy, offline) are printed, never thrown. */
     handleLine(line: string): Promise<void> {
@@ -215,6 +249,8 @@ export function createTerminalChat(options: {
       return queue;
     },
     dispose: unsubscribe,
+    /** Hands the files `/attach` read to a message the owner sends; `restore()` if it was refused. */
+    takeAttachments,
     /** The agent messages go to (`/agent` changes it). */
     get agent(): string | undefined {
       return agent;

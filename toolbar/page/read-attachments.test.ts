@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../shared/limits.ts';
 import { ImagePartSchema, FilePartSchema } from '../../shared/schemas.ts';
 import * as v from 'valibot';
-import { MAX_ATTACHMENT_BYTES, normalizeMime, readAttachments, type FileLike } from './read-attachments.ts';
+import { MAX_ATTACHMENT_BYTES } from '../../shared/data-url.ts';
+import { normalizeMime, readAttachments, type FileLike } from './read-attachments.ts';
 
 function file(name: string, type: string, bytes: Uint8Array | number): FileLike {
   const size = typeof bytes === 'number' ? bytes : bytes.length;

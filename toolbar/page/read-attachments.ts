@@ -2,6 +2,7 @@
  * Turns files the developer attached (button, paste, drop) into message attachments: base64 data
  * URLs within the protocol's size limit, images as image parts, anything else as file parts.
  */
+import { dataUrlLength, MAX_ATTACHMENT_BYTES } from '../../shared/data-url.ts';
 import { formatBytes } from '../../shared/format.ts';
 import { makeId } from '../../shared/ids.ts';
 import { LIMITS } from '../../shared/limits.ts';
@@ -23,14 +24,6 @@ export function normalizeMime(type: string): string {
   const bare = type.split(';')[0]!.trim().toLowerCase();
   return MIME.test(bare) && bare.length <= LIMITS.maxMimeTypeLength ? bare : 'application/octet-stream';
 }
-
-/** Length of the data URL a file of `size` bytes becomes. */
-export function dataUrlLength(size: number, mime: string): number {
-  return `data:${mime};base64,`.length + 4 * Math.ceil(size / 3);
-}
-
-/** Largest file that fits LIMITS.maxDataUrlLength, for messages (about 5 MB). */
-export const MAX_ATTACHMENT_BYTES = Math.floor(((LIMITS.maxDataUrlLength - 100) / 4) * 3);
 
 function toBase64(bytes: Uint8Array): string {
   let binary = '';

@@ -1,0 +1,119 @@
+/**
+ * Files named in the terminal (`agentbar chat -m … --attach FILE`, `/attach FILE`) as message
+ * parts, the way the toolbar sends a file the developer picked: images as image parts, anything
+ * else as a file part, each a base64 data URL within the protocol's limits. The type comes from
+ * the extension; a file with an extension not listed here is sent as `text/plain` when its bytes
+ * are text, else as `application/octet-stream`.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { dataUrlBytes, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_LENGTH } from '../../shared/data-url.ts';
+import { formatBytes } from '../../shared/format.ts';
+import { LIMITS } from '../../shared/limits.ts';
+import type { FilePart, ImagePart } from '../../shared/schemas.ts';
+import { truncateText } from '../../shared/truncate.ts';
+import { decodeUtf8Text } from '../attached-text.ts';
+
+export type Attachment = ImagePart | FilePart;
+
+/** A file that cannot be attached, or one too many: the message says which and why. */
+export class AttachmentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AttachmentError';
+  }
+}
+
+const TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.bmp': 'image/bmp',
+  '.svg': 'image/svg+xml',
+  '.pdf': 'application/pdf',
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
+  '.zip': 'application/zip',
+  '.gz': 'application/gzip',
+  '.json': 'application/json',
+  '.xml': 'application/xml',
+  '.yaml': 'application/yaml',
+  '.yml': 'application/yaml',
+  '.md': 'text/markdown',
+  '.txt': 'text/plain',
+  '.csv': 'text/csv',
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.css': 'text/css',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.cjs': 'text/javascript',
+};
+
+/** The types the toolbar sends as images; any other file goes as a file part. */
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/svg+xml']);
+
+/**
+ * One file as a message part.
+ *
+ * @example const part = await readAttachment('src/App.tsx'); // a file part, text/plain
+ * @throws AttachmentError for a missing file, a folder or a file over the size limit.
+ */
+export async function readAttachment(file: string): Promise<Attachment> {
+  let size: number;
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) throw new AttachmentError(`Cannot attach ${file}: it is a folder`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof AttachmentError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new AttachmentError(`Cannot attach ${file}: ${code === 'ENOENT' ? 'there is no such file' : (error as Error).message}`);
+  }
+  if (size > MAX_ATTACHMENT_BYTES) throw new AttachmentError(`Cannot attach ${file}: it is ${formatBytes(size)}; a file can be at most ${formatBytes(MAX_ATTACHMENT_BYTES)}`);
+  const bytes = await readFile(file);
+  const mimeType = TYPES[path.extname(file).toLowerCase()] ?? (decodeUtf8Text(bytes) !== null ? 'text/plain' : 'application/octet-stream');
+  const data = `data:${mimeType};base64,${bytes.toString('base64')}`;
+  return IMAGE_TYPES.has(mimeType) ? { type: 'image', image: data, mimeType } : { type: 'file', data, mimeType, filename: truncateText(path.basename(file), LIMITS.maxFilenameLength, '') };
+}
+
+/**
+ * Throws when one message could not carry these parts beside its text: too many, or too many bytes.
+ *
+ * @example checkAttachments([...pending, next]);
+ */
+export function checkAttachments(parts: readonly Attachment[]): void {
+  // The message's text takes one part.
+  if (parts.length > LIMITS.maxParts - 1) throw new AttachmentError(`A message carries at most ${LIMITS.maxParts - 1} files; ${parts.length} were given`);
+  const total = parts.reduce((sum, p) => sum + (p.type === 'image' ? p.image : p.data).length, 0);
+  if (total > MAX_ATTACHMENTS_LENGTH) throw new AttachmentError(`The files total more than one message carries (${formatBytes(Math.floor((MAX_ATTACHMENTS_LENGTH * 3) / 4))}); attach fewer`);
+}
+
+/**
+ * Reads the files for one message, or fails with what is wrong.
+ *
+ * @example const parts = await readAttachments(['shot.png', 'src/app.ts']);
+ * @throws AttachmentError
+ */
+export async function readAttachments(files: readonly string[]): Promise<Attachment[]> {
+  if (files.length > LIMITS.maxParts - 1) throw new AttachmentError(`A message carries at most ${LIMITS.maxParts - 1} files; ${files.length} were given`);
+  const parts: Attachment[] = [];
+  for (const file of files) {
+    parts.push(await readAttachment(file));
+    checkAttachments(parts);
+  }
+  return parts;
+}
+
+/**
+ * An attachment as the terminal names it: `name` (the file's, for an image), type and size.
+ *
+ * @example describeAttachment(part) // 'App.tsx (text/plain, 1.2 KB)'
+ */
+export function describeAttachment(part: Attachment, name?: string): string {
+  if (part.type === 'image') return `${name ?? 'an image'} (${part.mimeType ?? 'image'}, ${formatBytes(dataUrlBytes(part.image))})`;
+  return `${name ?? part.filename ?? 'a file'} (${part.mimeType}, ${formatBytes(dataUrlBytes(part.data))})`;
+}
