@@ -29,7 +29,8 @@ opens the interactive chat on a terminal (/help for its commands).
   --save-files <dir>    Write the files a reply carries to <dir> (created if missing; an existing
                         file is never replaced: orders.csv, then orders-1.csv); exits 1 if one fails
   --attach <file>       Send a file with the -m message (repeatable): images as images, anything
-                        else as a file, as the toolbar sends them (at most 5 MB each)
+                        else as a file, as the toolbar sends them (at most 5 MB each); - reads
+                        standard input (git diff | agentbar chat -a … -m "review" --attach -)
 ${COMMON_HELP}`;
 
 function completionLine(result: TurnResult, where: string): string {
@@ -132,7 +133,7 @@ export async function runChat(argv: string[]): Promise<number> {
   // Read before any server starts: a missing or oversized file is the whole answer.
   let attachments: Attachment[];
   try {
-    attachments = await readAttachments(attachFiles);
+    attachments = await readAttachments(attachFiles, { stdin: process.stdin });
   } catch (error) {
     if (error instanceof AttachmentError) throw new CliError(error.message, 2);
     throw error;

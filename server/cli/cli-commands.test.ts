@@ -109,6 +109,17 @@ describe('with no server running (the command starts its own)', () => {
         { type: 'text', text: 'review this' },
         { type: 'text', text: 'Attached file "App.tsx" (text/plain):\n```\nexport const App = () => <main />;\n```' },
       ]);
+
+      // Standard input: `git diff | agentbar chat -m … --attach -`.
+      fake.queue({ steps: [{ text: 'A small diff.' }] });
+      const piped = await agentbar(['chat', '-a', 'model/fake-model-7b', '--model', 'fake-model:7b', '--base-url', fake.baseUrl, '-m', 'review the diff', '--attach', '-', '--data-dir', dir], '-a\n+b\n');
+      expect(piped.stderr).toMatch(/^✓ done/);
+      expect(piped.code).toBe(0);
+      expect(piped.stdout).toBe('A small diff.\n');
+      expect(fake.requests[1]!.body.messages.filter((m) => m.role === 'user').at(-1)!.content).toEqual([
+        { type: 'text', text: 'review the diff' },
+        { type: 'text', text: 'Attached file "stdin" (text/plain):\n```\n-a\n+b\n```' },
+      ]);
     } finally {
       await fake.close();
     }

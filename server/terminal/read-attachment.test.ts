@@ -1,9 +1,11 @@
+import { existsSync } from 'node:fs';
 import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MAX_ATTACHMENT_BYTES } from '../../shared/data-url.ts';
 import { useHarness } from '../../test-support/test-server.ts';
-import { readAttachments } from './read-attachment.ts';
+import { readAttachment, readAttachments } from './read-attachment.ts';
 
 const h = useHarness();
 
@@ -41,6 +43,17 @@ describe('readAttachments', () => {
     await writeFile(at('big.log'), '');
     await truncate(at('big.log'), MAX_ATTACHMENT_BYTES + 1024 * 1024);
     await expect(readAttachments([at('big.log')])).rejects.toMatchObject({ name: 'AttachmentError', message: `Cannot attach ${at('big.log')}: it is 6.0 MB; a file can be at most 5.0 MB` });
+  });
+
+  it.skipIf(!existsSync('/dev/zero'))('reads a pipe or a device only up to the limit: /dev/zero never ends', async () => {
+    await expect(readAttachment('/dev/zero')).rejects.toMatchObject({ name: 'AttachmentError', message: 'Cannot attach /dev/zero: it is over 5.0 MB, the most a file can be' });
+  });
+
+  it('reads standard input for - or /dev/stdin when given it, once per message', async () => {
+    const stdin = () => Readable.from([Buffer.from('-a\n+b\n')]);
+    expect(await readAttachment('-', { stdin: stdin() })).toEqual({ type: 'file', data: `data:text/plain;base64,${Buffer.from('-a\n+b\n').toString('base64')}`, mimeType: 'text/plain', filename: 'stdin' });
+    expect(await readAttachment('/dev/stdin', { stdin: stdin() })).toMatchObject({ type: 'file', filename: 'stdin' });
+    await expect(readAttachments(['-', '/dev/stdin'], { stdin: stdin() })).rejects.toMatchObject({ name: 'AttachmentError', message: 'Standard input can be attached once' });
   });
 
   it('refuses more files, or more bytes, than one message carries', async () => {
