@@ -56,8 +56,12 @@ export class FakeOpenAi {
   apiKey: string | null = null;
   /** When set, a request that offers tools gets a 400 with this message, as Ollama answers for a model without tool support. */
   refuseTools: string | null = null;
-  /** When set, a request whose messages hold an image or a file part gets a 500 with this message, as Ollama answers for a model without vision. */
-  refuseMedia: string | null = null;
+  /**
+   * When set, a request whose messages hold an image or a file part (one matching `only`, tried on
+   * the part's JSON) gets this error: Ollama answers 500 "this model is missing data required for
+   * image input" for a model without vision, and 400 "invalid image input" for a GIF to any model.
+   */
+  refuseMedia: { message: string; status?: number; only?: RegExp } | null = null;
 
   /** Queues replies for the next requests, in order; with none queued the answer is "ok". */
   queue(...replies: FakeReply[]): this {
@@ -117,9 +121,10 @@ export class FakeOpenAi {
       res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { message: this.refuseTools, type: 'api_error', param: null, code: null } }));
       return;
     }
-    const hasMedia = body.messages.some((m) => Array.isArray(m.content) && m.content.some((p: { type?: string }) => p.type === 'image_url' || p.type === 'file' || p.type === 'input_audio'));
-    if (this.refuseMedia !== null && hasMedia) {
-      res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { message: this.refuseMedia, type: 'api_error', param: null, code: null } }));
+    const refused = this.refuseMedia;
+    const isRefused = (p: { type?: string }) => ['image_url', 'file', 'input_audio'].includes(p.type ?? '') && (!refused?.only || refused.only.test(JSON.stringify(p)));
+    if (refused && body.messages.some((m) => Array.isArray(m.content) && m.content.some(isRefused))) {
+      res.writeHead(refused.status ?? 500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { message: refused.message, type: 'api_error', param: null, code: null } }));
       return;
     }
     const reply = this.replies.shift() ?? { steps: [{ text: 'ok' }] };

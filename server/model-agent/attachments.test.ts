@@ -61,7 +61,7 @@ describe('withoutMedia', () => {
       { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', image: url('image/png', 'p'), mediaType: 'image/png' }, { type: 'file', data: url('application/pdf', '%PDF'), mediaType: 'application/pdf', filename: 'spec.pdf' }] },
     ];
     const { messages: out, leftOut } = withoutMedia(messages);
-    expect(leftOut).toEqual([{ image: true, label: 'an image' }, { image: false, label: 'spec.pdf (application/pdf)' }]);
+    expect(leftOut).toEqual([{ image: true, label: 'an image (image/png)' }, { image: false, label: 'spec.pdf (application/pdf)' }]);
     expect(out.slice(0, 2)).toEqual(messages.slice(0, 2));
     expect(out[2]).toEqual({
       role: 'user',
@@ -76,13 +76,14 @@ describe('withoutMedia', () => {
 });
 
 describe('the notes a reply starts with', () => {
-  it('says the model does not take images when only images were left out', () => {
-    expect(describeLeftOut([{ image: true, label: 'an image' }])).toBe('_(This model does not take images, so it answered without the image.)_');
-    expect(describeLeftOut([{ image: true, label: 'an image' }, { image: true, label: 'an image' }])).toBe('_(This model does not take images, so it answered without the 2 images.)_');
+  it('says the model does not take images when it refused images and only images were left out', () => {
+    expect(describeLeftOut([{ image: true, label: 'an image' }], true)).toBe('_(This model does not take images, so it answered without the image.)_');
+    expect(describeLeftOut([{ image: true, label: 'an image' }, { image: true, label: 'an image' }], true)).toBe('_(This model does not take images, so it answered without the 2 images.)_');
   });
 
-  it('names the files that could not be sent otherwise', () => {
-    expect(describeLeftOut([{ image: true, label: 'an image' }, { image: false, label: 'spec.pdf (application/pdf)' }])).toBe('_(an image and spec.pdf (application/pdf) could not be sent to this model, so it answered without them.)_');
+  it('names what could not be sent otherwise', () => {
+    expect(describeLeftOut([{ image: true, label: 'an image (image/png)' }, { image: false, label: 'spec.pdf (application/pdf)' }], true)).toBe('_(an image (image/png) and spec.pdf (application/pdf) could not be sent to this model, so it answered without them.)_');
+    expect(describeLeftOut([{ image: true, label: 'an image (image/gif)' }], false)).toBe('_(an image (image/gif) could not be sent to this model, so it answered without it.)_');
   });
 
   it('names the files that are not text', () => {

@@ -85,7 +85,7 @@ export function withoutMedia(messages: readonly ModelMessage[]): { messages: Mod
     const content = message.content.map((p): ContentPart => {
       if (p.type === 'text') return p;
       if (p.type === 'image') {
-        leftOut.push({ image: true, label: 'an image' });
+        leftOut.push({ image: true, label: p.mediaType ? `an image (${p.mediaType})` : 'an image' });
         return { type: 'text', text: `[The user attached an image${p.mediaType ? ` (${p.mediaType})` : ''}. You cannot see images, so it was left out.]` };
       }
       const name = p.filename ? `"${p.filename}"` : 'a file';
@@ -102,12 +102,13 @@ function joinList(items: readonly string[]): string {
 }
 
 /**
- * The reply's note for what `withoutMedia` left out.
+ * The reply's note for what `withoutMedia` left out: `modelRefused` when the model takes no images
+ * at all, else what could not be sent.
  *
- * @example describeLeftOut([{ image: true, label: 'an image' }]) // '_(This model does not take images, so it answered without the image.)_'
+ * @example describeLeftOut([{ image: true, label: 'an image' }], true) // '_(This model does not take images, so it answered without the image.)_'
  */
-export function describeLeftOut(leftOut: readonly LeftOut[]): string {
-  if (leftOut.every((l) => l.image)) return `_(This model does not take images, so it answered without ${leftOut.length === 1 ? 'the image' : `the ${leftOut.length} images`}.)_`;
+export function describeLeftOut(leftOut: readonly LeftOut[], modelRefused: boolean): string {
+  if (modelRefused && leftOut.every((l) => l.image)) return `_(This model does not take images, so it answered without ${leftOut.length === 1 ? 'the image' : `the ${leftOut.length} images`}.)_`;
   return `_(${joinList(leftOut.map((l) => l.label))} could not be sent to this model, so it answered without ${leftOut.length === 1 ? 'it' : 'them'}.)_`;
 }
 

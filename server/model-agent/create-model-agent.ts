@@ -16,7 +16,7 @@ import { describeModelError } from './describe-model-error.ts';
 import { buildSessionMemory, type MemoryOptions } from './session-memory.ts';
 import { createSkillSource, SKILL_TOOLS, type SkillSource } from './skill-source.ts';
 import { createThinkSplitter, type ThinkPiece } from './think-tags.ts';
-import { isMediaRefusal, isToolsRefusal } from './refusals.ts';
+import { isContentRefusal, isMediaRefusal, isToolsRefusal } from './refusals.ts';
 
 /** A tool of the agent's own: runs in the server (`execute`), offered to the model with its schema. */
 export interface ModelAgentTool extends AgentTool {
@@ -234,7 +234,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
         const stripped = withoutMedia(messages);
         if (stripped.leftOut.length > 0) {
           messages = stripped.messages;
-          notes.push(describeLeftOut(stripped.leftOut));
+          notes.push(describeLeftOut(stripped.leftOut, true));
         }
       }
       if (notes.length) await ctx.reply.text(`${notes.join('\n\n')}\n\n`);
@@ -290,8 +290,9 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
             continue;
           }
           const refusedMedia = isMediaRefusal(error);
-          if (text === '' && calls.length === 0 && (refusedMedia || UnsupportedFunctionalityError.isInstance(error))) {
-            // Refused for its images or PDFs (or a kind of file the provider cannot send): ask again without them.
+          if (text === '' && calls.length === 0 && (refusedMedia || isContentRefusal(error) || UnsupportedFunctionalityError.isInstance(error))) {
+            // Refused for its images or PDFs, or for a kind of them (a GIF, a PDF the provider cannot
+            // send): ask again without them; only a model that sees no images at all is asked so from now on.
             const stripped = withoutMedia(messages);
             if (stripped.leftOut.length > 0) {
               messages = stripped.messages;
@@ -299,7 +300,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
                 mediaRefused = true;
                 log('warn', `The model refused a message's images or PDFs (${describeModelError(error, options.baseUrl)}); they are left out from now on, until the server restarts.`);
               }
-              await ctx.reply.text(`${describeLeftOut(stripped.leftOut)}\n\n`);
+              await ctx.reply.text(`${describeLeftOut(stripped.leftOut, refusedMedia)}\n\n`);
               step--;
               continue;
             }

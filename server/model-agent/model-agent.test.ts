@@ -332,7 +332,7 @@ describe('attachments', () => {
       log: (level, message) => logged.push(`${level}: ${message}`),
       replies: [{ steps: [{ text: 'I cannot see it.' }] }, { steps: [{ text: 'Still blind.' }] }],
     });
-    fake.refuseMedia = 'this model is missing data required for image input';
+    fake.refuseMedia = { message: 'this model is missing data required for image input' };
     const first = await askWith(server, client, chatId, 'what is wrong here?', [{ type: 'image', image: PNG, mimeType: 'image/png' }]);
     expect(first.status).toBe('done');
     expect(textOf(first)).toBe('_(This model does not take images, so it answered without the image.)_\n\nI cannot see it.');
@@ -363,6 +363,18 @@ describe('attachments', () => {
 
     await askWith(server, client, chatId, 'look', [{ type: 'image', image: PNG, mimeType: 'image/png' }]);
     expect(sentParts(fake, 1).map((p) => p.type)).toEqual(['text', 'image_url']);
+  });
+
+  it('answers without an image of a kind the server refuses (a GIF to Ollama), and still sends PNGs after', async () => {
+    const GIF = url('image/gif', 'GIF89a');
+    const { fake, server, client, chatId } = await setup({ replies: [{ steps: [{ text: 'No GIF.' }] }, { steps: [{ text: 'A PNG.' }] }] });
+    fake.refuseMedia = { message: 'invalid image input', status: 400, only: /image\/gif/ };
+    const first = await askWith(server, client, chatId, 'what is this?', [{ type: 'image', image: GIF, mimeType: 'image/gif' }]);
+    expect(first.status).toBe('done');
+    expect(textOf(first)).toBe('_(an image (image/gif) could not be sent to this model, so it answered without it.)_\n\nNo GIF.');
+    expect(fake.requests).toHaveLength(2);
+    await askWith(server, client, chatId, 'and this?', [{ type: 'image', image: PNG, mimeType: 'image/png' }]);
+    expect(sentParts(fake, 2).map((p) => p.type)).toEqual(['text', 'image_url']);
   });
 
   it('still fails a reply refused for images when it had none to leave out', async () => {

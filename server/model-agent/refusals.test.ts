@@ -1,6 +1,6 @@
 import { APICallError, RetryError } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { isMediaRefusal, isToolsRefusal } from './refusals.ts';
+import { isContentRefusal, isMediaRefusal, isToolsRefusal } from './refusals.ts';
 
 function apiError(statusCode: number, message: string): APICallError {
   return new APICallError({ message: 'Bad Request', url: 'http://127.0.0.1:11434/v1/chat/completions', requestBodyValues: {}, statusCode, responseBody: JSON.stringify({ error: { message } }) });
@@ -42,5 +42,21 @@ describe('isMediaRefusal', () => {
     expect(isMediaRefusal(apiError(413, 'Request Entity Too Large'))).toBe(false);
     expect(isMediaRefusal(apiError(401, 'does not support images'))).toBe(false);
     expect(isMediaRefusal(new Error('this model is missing data required for image input'))).toBe(false);
+  });
+});
+
+describe('isContentRefusal', () => {
+  it.each([
+    [400, 'invalid message format'],
+    [400, 'invalid image input'],
+    [400, 'Invalid content type. image_url is only supported by certain models.'],
+  ])('reads a %i saying %j as a refusal of a kind of content', (status, message) => {
+    expect(isContentRefusal(apiError(status, message))).toBe(true);
+  });
+
+  it('reads other errors as what they are', () => {
+    expect(isContentRefusal(apiError(400, 'this model is missing data required for image input'))).toBe(false);
+    expect(isContentRefusal(apiError(401, 'invalid message format'))).toBe(false);
+    expect(isContentRefusal(new Error('invalid image input'))).toBe(false);
   });
 });

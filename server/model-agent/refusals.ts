@@ -19,6 +19,13 @@ const REFUSES_TOOLS = /does not support tools|tools? (?:are|is) not supported|to
  */
 const REFUSES_MEDIA = /missing data required for image input|image input is not supported|does not support (?:images?|image input|vision|multimodal|pdfs?|file input)|not a multimodal model|(?:image_url|file) is only supported by certain models|vision is not (?:supported|enabled)|mmproj/i;
 
+/**
+ * Ollama's OpenAI-compatible endpoint for a content part it cannot take, whatever the model: a
+ * PDF or audio part ("invalid message format") and an image other than PNG, JPEG or WebP, such as
+ * a GIF or an SVG ("invalid image input"); OpenAI's "Invalid content type".
+ */
+const REFUSES_CONTENT = /invalid message format|invalid image input|invalid content type/i;
+
 /** An answer that refused the request as a whole, with its text matching `pattern`. */
 function isRefusal(error: unknown, pattern: RegExp): boolean {
   const e = RetryError.isInstance(error) ? error.lastError : error;
@@ -44,4 +51,14 @@ export function isToolsRefusal(error: unknown): boolean {
  */
 export function isMediaRefusal(error: unknown): boolean {
   return isRefusal(error, REFUSES_MEDIA);
+}
+
+/**
+ * True when the provider refused a kind of content part (a PDF, a GIF) rather than the model's
+ * seeing images at all: a request without those parts may go through.
+ *
+ * @example isContentRefusal(ollama400) // true for "invalid image input"
+ */
+export function isContentRefusal(error: unknown): boolean {
+  return isRefusal(error, REFUSES_CONTENT);
 }
