@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { parseCommandArgs } from '../cli/command-args.ts';
 import { UsageError } from '../cli-args.ts';
 import { readConnectionFile } from '../connection-file.ts';
@@ -65,10 +65,43 @@ export async function runMcp(argv: string[]): Promise<number> {
   server.setRequestHandler(ListToolsRequestSchema, () => upstream.listTools());
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => upstream.callTool(req.params, undefined, { signal: extra.signal, timeout: 6 * 60_000 }));
   const closed = new Promise<void>((resolve) => (server.onclose = () => resolve()));
-  await server.connect(new StdioServerTransport());
-  // The agent ends the bridge by closing its stdin.
-  process.stdin.once('end', () => void server.close());
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  const unanswered = trackUnanswered(transport);
+  // The agent ends the bridge by closing its stdin. A script may pipe its requests in and close it
+  // at once: what it asked is answered first (each call is bounded by its own timeout).
+  process.stdin.once('end', () => void unanswered.drained().then(() => server.close()));
   await closed;
   await upstream.close();
   return 0;
+}
+
+/**
+ * Counts the requests read from `transport` that have no answer written yet, by watching its two
+ * ends, so the count holds however the SDK schedules the handlers.
+ */
+function trackUnanswered(transport: StdioServerTransport): { drained(): Promise<void> } {
+  const open = new Set<string | number>();
+  let onDrained: (() => void) | null = null;
+  const receive = transport.onmessage;
+  const settle = (id: string | number | undefined) => {
+    if (id !== undefined && open.delete(id) && open.size === 0) onDrained?.();
+  };
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if ('method' in message && 'id' in message) open.add(message.id);
+    // A cancelled request gets no answer (MCP says so): nothing to wait for.
+    else if ('method' in message && message.method === 'notifications/cancelled') settle((message.params as { requestId?: string | number } | undefined)?.requestId);
+    receive?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage) => {
+    try {
+      await send(message);
+    } finally {
+      if (!('method' in message) && 'id' in message) settle(message.id);
+    }
+  };
+  return {
+    drained: () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onDrained = resolve))),
+  };
 }

@@ -93,6 +93,47 @@ describe('the page tools over MCP', () => {
     expect(received.find((r) => r.kind === 'mcp/server')!.data).toBe(transport);
   });
 
+  it('`agentbar mcp` answers the calls piped into it before its input ended, then exits 0', { timeout: 30_000 }, async () => {
+    const { spawn } = await import('node:child_process');
+    const server = await h.start();
+    const toolbar = await h.connect(server, { kind: 'toolbar', tools: [SELECTED] });
+    // The toolbar answers after the bridge has read the end of its input.
+    toolbar.ws.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as { type: string; chatId: string; toolCallId: string };
+      if (frame.type !== 'tool.run') return;
+      setTimeout(() => void toolbar.request('tool.result', { chatId: frame.chatId, toolCallId: frame.toolCallId, output: ['#buy'] }).catch(() => {}), 300);
+    });
+    const bin = fileURLToPath(new URL('../../bin/agentbar.mjs', import.meta.url));
+    const child = spawn(process.execPath, [bin, 'mcp', '--url', `${server.httpUrl}/mcp`], { env: { ...process.env, AGENTBAR_TOKEN: server.token }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const frames = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'script', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_selected_elements', arguments: {} } },
+    ];
+    child.stdin!.end(frames.map((f) => JSON.stringify(f)).join('\n') + '\n');
+    expect(await exited).toBe(0);
+    const answers = stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result?: unknown });
+    expect(answers.map((a) => a.id)).toEqual([1, 2]);
+    expect(answers[1]!.result).toMatchObject({ isError: false, content: [{ type: 'text', text: '["#buy"]' }] });
+
+    // A call the client cancelled gets no answer, so the bridge does not wait for one.
+    const silent = await h.connect(server, { kind: 'toolbar', tools: [SELECTED] });
+    toolbar.ws.removeAllListeners('message');
+    await toolbar.terminate();
+    const cancelling = spawn(process.execPath, [bin, 'mcp', '--url', `${server.httpUrl}/mcp`], { env: { ...process.env, AGENTBAR_TOKEN: server.token }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let said = '';
+    cancelling.stdout!.on('data', (d) => (said += d));
+    const ended = new Promise<number | null>((resolve) => cancelling.on('close', resolve));
+    cancelling.stdin!.write(frames.map((f) => JSON.stringify(f)).join('\n') + '\n');
+    await expect.poll(() => silent.framesOf('tool.run').length).toBe(1);
+    cancelling.stdin!.end(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } }) + '\n');
+    expect(await ended).toBe(0);
+    expect(said.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([1]);
+  });
+
   it('`agentbar mcp` says what is wrong when no server runs or the token is missing', { timeout: 30_000 }, async () => {
     const { spawnSync } = await import('node:child_process');
     const bin = fileURLToPath(new URL('../../bin/agentbar.mjs', import.meta.url));
