@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { UserMessage } from '../../shared/schemas.ts';
-import { describeLeftOut, describeUnreadable, formatAttachedText, listUnreadable, MAX_ATTACHED_TEXT, toModelParts, withoutMedia } from './attachments.ts';
+import { describeLeftOut, describeUnreadable, formatAttachedText, listUnreadable, MAX_ATTACHED_TEXT, toModelPart, withoutMedia } from './attachments.ts';
 
 const url = (mime: string, bytes: Buffer | string) => `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
 const ZIP = url('application/zip', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]));
@@ -25,12 +25,12 @@ describe('formatAttachedText', () => {
   });
 });
 
-describe('toModelParts', () => {
+describe('toModelPart', () => {
   it('sends images, PDFs and audio as they are, text files as text and other files by name only', () => {
-    expect(toModelParts({ type: 'image', image: url('image/png', 'p'), mimeType: 'image/png' })).toEqual({ type: 'image', image: url('image/png', 'p'), mediaType: 'image/png' });
-    expect(toModelParts({ type: 'file', data: url('application/pdf', '%PDF'), mimeType: 'application/pdf', filename: 'a.pdf' })).toEqual({ type: 'file', data: url('application/pdf', '%PDF'), mediaType: 'application/pdf', filename: 'a.pdf' });
-    expect(toModelParts({ type: 'file', data: url('video/mp2t', 'let a;'), mimeType: 'video/mp2t', filename: 'a.ts' })).toEqual({ type: 'text', text: 'Attached file "a.ts" (video/mp2t):\n```\nlet a;\n```' });
-    expect(toModelParts({ type: 'file', data: ZIP, mimeType: 'application/zip', filename: 'b.zip' })).toEqual({ type: 'text', text: '[The user attached "b.zip" (application/zip, 6 B). It is not text, and you cannot read it.]' });
+    expect(toModelPart({ type: 'image', image: url('image/png', 'p'), mimeType: 'image/png' })).toEqual({ type: 'image', image: url('image/png', 'p'), mediaType: 'image/png' });
+    expect(toModelPart({ type: 'file', data: url('application/pdf', '%PDF'), mimeType: 'application/pdf', filename: 'a.pdf' })).toEqual({ type: 'file', data: url('application/pdf', '%PDF'), mediaType: 'application/pdf', filename: 'a.pdf' });
+    expect(toModelPart({ type: 'file', data: url('video/mp2t', 'let a;'), mimeType: 'video/mp2t', filename: 'a.ts' })).toEqual({ type: 'text', text: 'Attached file "a.ts" (video/mp2t):\n```\nlet a;\n```' });
+    expect(toModelPart({ type: 'file', data: ZIP, mimeType: 'application/zip', filename: 'b.zip' })).toEqual({ type: 'text', text: '[The user attached "b.zip" (application/zip, 6 B). It is not text, and you cannot read it.]' });
   });
 });
 

@@ -42,7 +42,7 @@ export function formatAttachedText(name: string, mimeType: string, text: string)
 }
 
 /** One attachment of the message being answered, as model content. */
-export function toModelParts(part: ImagePart | FilePart): ContentPart {
+export function toModelPart(part: ImagePart | FilePart): ContentPart {
   if (part.type === 'image') return { type: 'image', image: part.image, ...(part.mimeType ? { mediaType: part.mimeType } : {}) };
   const text = readAttachedText(part.data, part.mimeType);
   if (text !== null) return { type: 'text', text: formatAttachedText(nameOf(part), part.mimeType, text) };

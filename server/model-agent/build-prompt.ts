@@ -7,7 +7,7 @@
 import type { ModelMessage, UserContent } from 'ai';
 import type { Message, UserMessage } from '../../shared/schemas.ts';
 import { truncateLine, truncateText } from '../../shared/truncate.ts';
-import { toModelParts } from './attachments.ts';
+import { toModelPart } from './attachments.ts';
 
 /** Raw messages sent to the model, the current one included. Default 24. */
 export const DEFAULT_HISTORY_MESSAGES = 24;
@@ -43,7 +43,7 @@ function userContent(message: UserMessage, withAttachments: boolean): UserConten
   for (const p of message.content) {
     if (p.type === 'text') parts.push({ type: 'text', text: p.text });
     else if (p.type !== 'image' && p.type !== 'file') continue;
-    else if (withAttachments) parts.push(toModelParts(p));
+    else if (withAttachments) parts.push(toModelPart(p));
     else if (p.type === 'image') parts.push({ type: 'text', text: '[an image the user attached earlier]' });
     else parts.push({ type: 'text', text: `[a file the user attached earlier: ${p.filename ?? p.mimeType}]` });
   }

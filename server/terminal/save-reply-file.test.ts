@@ -56,6 +56,14 @@ describe('resolveTypedPath', () => {
     // Only a ~ that names the home folder: "~x" is a folder of that name here.
     expect(resolveTypedPath('~x/y')).toBe(path.resolve('~x/y'));
   });
+
+  it('undoes what a terminal writes for a dropped file: quotes, escaped spaces, a file:// URL', () => {
+    expect(resolveTypedPath("'/tmp/My Shots/a.png'")).toBe('/tmp/My Shots/a.png');
+    expect(resolveTypedPath('"/tmp/My Shots/a.png" ')).toBe('/tmp/My Shots/a.png');
+    expect(resolveTypedPath('file:///tmp/My%20Shots/a.png')).toBe('/tmp/My Shots/a.png');
+    expect(resolveTypedPath('  ~/a.png')).toBe(path.join(os.homedir(), 'a.png'));
+    if (path.sep === '/') expect(resolveTypedPath('/tmp/My\\ Shots/a\\(1\\).png')).toBe('/tmp/My Shots/a(1).png');
+  });
 });
 
 describe('saveReplyFile', () => {

@@ -6,6 +6,7 @@
 import { mkdir, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { dataUrlBytes, splitDataUrl } from '../../shared/data-url.ts';
 import { formatBytes } from '../../shared/format.ts';
 import type { FilePart } from '../../shared/schemas.ts';
@@ -59,12 +60,26 @@ export function safeFileName(name: string | undefined, mimeType: string): string
 }
 
 /**
- * A folder the user typed (at a prompt, where no shell expands `~`), as an absolute path.
+ * A path the user typed or dropped (at a prompt, where no shell reads it), as an absolute path: a
+ * leading `~` is the home folder, and what a terminal writes for a dropped file is undone: quotes
+ * around it (`'/My Shots/a.png'`), spaces escaped with a backslash (`/My\\ Shots/a.png`), or a
+ * `file://` URL.
  *
  * @example resolveTypedPath('~/Downloads') // '/home/ada/Downloads'
+ * @example resolveTypedPath("'/tmp/My Shots/a.png'") // '/tmp/My Shots/a.png'
  */
 export function resolveTypedPath(typed: string): string {
-  return path.resolve(typed.replace(/^~(?=$|[\\/])/, os.homedir()));
+  let text = typed.trim();
+  const quoted = /^(['"])(.*)\1$/s.exec(text);
+  if (quoted) text = quoted[2]!;
+  else if (text.startsWith('file://')) {
+    try {
+      text = fileURLToPath(text);
+    } catch {
+      // Not a local file URL: taken as typed.
+    }
+  } else if (path.sep === '/') text = text.replace(/\\(.)/g, '$1');
+  return path.resolve(text.replace(/^~(?=$|[\\/])/, os.homedir()));
 }
 
 /**

@@ -114,6 +114,13 @@ describe('terminal chat', () => {
     await t.chat.handleLine('/attach');
     expect(t.output().split('Nothing attached').length).toBe(3);
 
+    // A file dropped on the terminal arrives quoted, or with its spaces escaped.
+    await writeFile(path.join(dir, 'My  Notes.md'), '# Notes\n');
+    await t.chat.handleLine(`/attach '${path.join(dir, 'My  Notes.md')}'`);
+    await t.chat.handleLine(`/attach ${path.join(dir, 'My  Notes.md').replace(/ /g, '\\ ')}`);
+    expect(t.output().split('Attached My  Notes.md (text/markdown, 8 B)').length).toBe(3);
+    await t.chat.handleLine('/detach');
+    expect(t.output()).toContain('Dropped 2 attached files.');
     await t.chat.handleLine(`/attach ${file}`);
     await t.chat.handleLine('/detach');
     expect(t.output()).toContain('Dropped the attached file.');

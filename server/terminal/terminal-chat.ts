@@ -92,6 +92,8 @@ export function createTerminalChat(options: {
   async function run(line: string): Promise<void> {
     const [command, ...rest] = line.trim().split(/\s+/);
     const arg = rest.join(' ');
+    // A path keeps its spacing as typed (two spaces in a name stay two).
+    const typedPath = line.trim().slice(command?.length ?? 0).trim();
     const state = client.getSnapshot().state;
     const chatId = state?.activeChatId ?? null;
     switch (command) {
@@ -158,7 +160,7 @@ export function createTerminalChat(options: {
           write('No reply in this chat carries a file.\n');
           return;
         }
-        const dir = arg ? resolveTypedPath(arg) : path.resolve(options.saveDir ?? '.');
+        const dir = arg ? resolveTypedPath(typedPath) : path.resolve(options.saveDir ?? '.');
         for (const part of files) {
           try {
             write(`Saved ${describeReplyFile(part)} to ${await saveReplyFile(dir, part)}\n`);
@@ -173,7 +175,7 @@ export function createTerminalChat(options: {
           write(pending.length ? `For your next message: ${pending.map((a) => describeAttachment(a.part, a.name)).join(', ')}. /detach drops them.\n` : 'Nothing attached: /attach <file> adds one.\n');
           return;
         }
-        const file = resolveTypedPath(arg);
+        const file = resolveTypedPath(typedPath);
         const part = await readAttachment(file);
         checkAttachments([...pending.map((a) => a.part), part]);
         pending.push({ name: path.basename(file), part });
