@@ -9,6 +9,7 @@
  * - ACP_SCRIPT_STATE: a folder where sessions are kept, so `session/load` works across restarts.
  * - ACP_SCRIPT_LOAD=1: advertise `loadSession`.
  * - ACP_SCRIPT_AUTH=1: list two ways to sign in and answer `session/new` with "Authentication required".
+ * - ACP_SCRIPT_TEXT_ONLY=1: take no images and no embedded files in prompts.
  * Plain JavaScript, so it starts fast and needs nothing but the installed SDKs.
  */
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -23,6 +24,7 @@ const LOG = process.env.ACP_SCRIPT_LOG;
 const STATE = process.env.ACP_SCRIPT_STATE;
 const CAN_LOAD = process.env.ACP_SCRIPT_LOAD === '1';
 const NEEDS_AUTH = process.env.ACP_SCRIPT_AUTH === '1';
+const TEXT_ONLY = process.env.ACP_SCRIPT_TEXT_ONLY === '1';
 const HTTP_MCP = process.env.ACP_SCRIPT_NO_HTTP_MCP !== '1';
 
 function log(kind, data) {
@@ -63,7 +65,7 @@ const app = agent({ name: 'scripted-acp-agent' })
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: CAN_LOAD,
-        promptCapabilities: { image: true, embeddedContext: true },
+        promptCapabilities: TEXT_ONLY ? {} : { image: true, embeddedContext: true },
         mcpCapabilities: { http: HTTP_MCP },
       },
       agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' },

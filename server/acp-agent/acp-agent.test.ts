@@ -73,6 +73,29 @@ describe('an ACP agent in agentbar', () => {
     expect(context.selectedElements[0]).toMatchObject({ tagName: 'button', selector: '#buy', textContent: 'Buy now' });
   });
 
+  it('says in the reply what an agent that takes only text could not be sent, and tells the agent it was attached', { timeout: 30_000 }, async () => {
+    const s = await setup({ env: { ACP_SCRIPT_TEXT_ONLY: '1' } });
+    const url = (mime: string, bytes: Buffer | string) => `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
+    await send(s, 'hello', {
+      content: [
+        { type: 'text', text: 'hello' },
+        { type: 'image', image: url('image/png', 'png'), mimeType: 'image/png' },
+        { type: 'file', data: url('application/zip', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00])), mimeType: 'application/zip', filename: 'build.zip' },
+        { type: 'file', data: url('text/markdown', '# Notes\n'), mimeType: 'text/markdown', filename: 'notes.md' },
+      ],
+    });
+    const message = await reply(s);
+    expect(message.status).toBe('done');
+    expect(textOf(message)).toBe('_(an image (image/png) and build.zip (application/zip) could not be sent to this agent, so it was only told they were attached.)_\n\nHello from the scripted agent.');
+    const prompt = s.received().find((r) => r.kind === 'session/prompt')!.data.prompt as { type: string; text?: string }[];
+    expect(prompt).toEqual([
+      { type: 'text', text: 'hello' },
+      { type: 'text', text: '[The user attached an image (image/png); this agent does not take images.]' },
+      { type: 'text', text: '[The user attached build.zip (application/zip); this agent does not take files.]' },
+      { type: 'text', text: 'Attached file notes.md:\n# Notes\n' },
+    ]);
+  });
+
   it('shows tool calls as they go, a plan, and asks the user; Approve picks "allow once"', { timeout: 30_000 }, async () => {
     const s = await setup();
     const watcher = await h.connect(s.server, { kind: 'other' });

@@ -14,7 +14,7 @@ import { deriveAcpId } from './derive-acp-id.ts';
 
 export { deriveAcpId };
 import { describeAuthRequired, isAuthRequired } from './describe-auth.ts';
-import { buildAcpPrompt, chooseOption, describeHistory, textOfContent, toDisplay, toInput, toLocations, toPlan } from './map-acp.ts';
+import { buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, textOfContent, toDisplay, toInput, toLocations, toPlan } from './map-acp.ts';
 
 export interface AcpAgentOptions {
   /** The command that starts the agent, and its arguments. */
@@ -113,6 +113,10 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       if (previous) await withTimeout(previous, PREVIOUS_TURN_WAIT_MS, 'The previous turn did not end').catch(() => {});
       ctx.signal.throwIfAborted();
 
+      const caps = init.agentCapabilities?.promptCapabilities;
+      const notTaken = listNotTaken(ctx.message, caps);
+      if (notTaken.length) await ctx.reply.text(`${describeNotTaken(notTaken)}\n\n`);
+
       const turn = new AcpTurn(ctx);
       acp.listen(sessionId, turn);
       const cancel = () => {
@@ -121,7 +125,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       };
       turn.onError = cancel;
       ctx.signal.addEventListener('abort', cancel, { once: true });
-      const prompt = agent.request(methods.agent.session.prompt, { sessionId, prompt: buildAcpPrompt(ctx.message, init.agentCapabilities?.promptCapabilities, history ?? undefined) });
+      const prompt = agent.request(methods.agent.session.prompt, { sessionId, prompt: buildAcpPrompt(ctx.message, caps, history ?? undefined) });
       const settled = prompt.then(
         () => undefined,
         () => undefined,

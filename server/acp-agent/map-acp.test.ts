@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../shared/limits.ts';
 import type { Message, UserMessage } from '../../shared/schemas.ts';
-import { buildAcpPrompt, chooseOption, describeHistory, MAX_HISTORY_CHARS, toDisplay } from './map-acp.ts';
+import { buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, MAX_HISTORY_CHARS, toDisplay } from './map-acp.ts';
 import { splitCommand } from './split-command.ts';
 
 const PNG = `data:image/png;base64,${Buffer.from('png-bytes').toString('base64')}`;
@@ -59,6 +59,20 @@ describe('buildAcpPrompt', () => {
 
   it('adds no page context when the message has none', () => {
     expect(buildAcpPrompt(message([{ type: 'text', text: 'hi' }]), undefined)).toEqual([{ type: 'text', text: 'hi' }]);
+  });
+});
+
+describe('listNotTaken', () => {
+  it('lists the images an agent takes no images for, and the binary files one takes no files for', () => {
+    const attached = message([
+      { type: 'image', image: PNG, mimeType: 'image/png' },
+      { type: 'file', data: CSV, mimeType: 'text/csv', filename: 'data.csv' },
+      { type: 'file', data: ZIP, mimeType: 'application/zip', filename: 'a.zip' },
+    ]);
+    expect(listNotTaken(attached, { image: true, embeddedContext: true })).toEqual([]);
+    expect(listNotTaken(attached, { image: true })).toEqual(['a.zip (application/zip)']);
+    expect(listNotTaken(attached, undefined)).toEqual(['an image (image/png)', 'a.zip (application/zip)']);
+    expect(describeNotTaken(['a.zip (application/zip)'])).toBe('_(a.zip (application/zip) could not be sent to this agent, so it was only told it was attached.)_');
   });
 });
 

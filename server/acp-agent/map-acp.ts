@@ -46,6 +46,31 @@ export function buildAcpPrompt(message: UserMessage, caps: PromptCapabilities | 
   return blocks;
 }
 
+/**
+ * The attachments of a message the agent cannot be sent as they are (it takes no images, or no
+ * files and they are not text), as the reply names them: the agent is only told they are there.
+ *
+ * @example listNotTaken(messageWithPng, {}) // ['an image (image/png)']
+ */
+export function listNotTaken(message: UserMessage, caps: PromptCapabilities | undefined): string[] {
+  const labels: string[] = [];
+  for (const part of message.content) {
+    if (part.type === 'image' && !caps?.image) labels.push(`an image (${part.mimeType ?? splitDataUrl(part.image).mimeType})`);
+    else if (part.type === 'file' && !caps?.embeddedContext && readAttachedText(part.data, part.mimeType) === null) labels.push(`${part.filename || 'a file'} (${part.mimeType})`);
+  }
+  return labels;
+}
+
+/**
+ * The reply's note for what `listNotTaken` found.
+ *
+ * @example describeNotTaken(['an image (image/png)']) // '_(an image (image/png) could not be sent to this agent, so it was only told it was attached.)_'
+ */
+export function describeNotTaken(labels: readonly string[]): string {
+  const list = labels.length === 1 ? labels[0]! : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)!}`;
+  return `_(${list} could not be sent to this agent, so it was only told ${labels.length === 1 ? 'it was' : 'they were'} attached.)_`;
+}
+
 /** The page and the picked elements, as the agent reads them; nothing when the message has neither. */
 function describePage(message: UserMessage): string | null {
   const { browser, selectedElements } = message.metadata;
