@@ -14,6 +14,9 @@ export function dataUrlLength(size: number, mime: string): number {
   return `data:${mime};base64,`.length + 4 * Math.ceil(size / 3);
 }
 
+/** The image types the clients send as image parts (what browsers show); any other file goes as a file part. */
+export const IMAGE_MIME_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/svg+xml'];
+
 /** Largest file whose data URL fits LIMITS.maxDataUrlLength (about 5 MB). */
 export const MAX_ATTACHMENT_BYTES = Math.floor(((LIMITS.maxDataUrlLength - 100) / 4) * 3);
 

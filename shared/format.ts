@@ -1,4 +1,4 @@
-/** Sizes and durations as the toolbar and the terminal show them, so both say the same. */
+/** Sizes, durations and lists as the toolbar, the terminal and replies show them, so all say the same. */
 
 /**
  * `1.5 MB`-style sizes for messages.
@@ -20,4 +20,13 @@ export function formatThinkingTime(ms: number): string {
   const seconds = Math.max(1, Math.round(ms / 1000));
   if (seconds < 60) return `${seconds} s`;
   return `${Math.floor(seconds / 60)} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
+}
+
+/**
+ * Items as a sentence lists them.
+ *
+ * @example formatList(['a.zip', 'b.bin', 'c.woff2']) // 'a.zip, b.bin and c.woff2'
+ */
+export function formatList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
 }

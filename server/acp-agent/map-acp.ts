@@ -6,6 +6,7 @@
 import type { ContentBlock, PermissionOption, PlanEntry as AcpPlanEntry, PromptCapabilities, RequestPermissionOutcome, ToolCallContent, ToolCallLocation } from '@agentclientprotocol/sdk';
 import { splitDataUrl } from '../../shared/data-url.ts';
 import { readAttachedText } from '../attached-text.ts';
+import { formatList } from '../../shared/format.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
 import { truncateText } from '../../shared/truncate.ts';
@@ -67,8 +68,7 @@ export function listNotTaken(message: UserMessage, caps: PromptCapabilities | un
  * @example describeNotTaken(['an image (image/png)']) // '_(an image (image/png) could not be sent to this agent, so it was only told it was attached.)_'
  */
 export function describeNotTaken(labels: readonly string[]): string {
-  const list = labels.length === 1 ? labels[0]! : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)!}`;
-  return `_(${list} could not be sent to this agent, so it was only told ${labels.length === 1 ? 'it was' : 'they were'} attached.)_`;
+  return `_(${formatList(labels)} could not be sent to this agent, so it was only told ${labels.length === 1 ? 'it was' : 'they were'} attached.)_`;
 }
 
 /** The page and the picked elements, as the agent reads them; nothing when the message has neither. */

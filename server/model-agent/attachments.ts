@@ -7,7 +7,7 @@
  */
 import type { ModelMessage, UserContent } from 'ai';
 import { dataUrlBytes } from '../../shared/data-url.ts';
-import { formatBytes } from '../../shared/format.ts';
+import { formatBytes, formatList } from '../../shared/format.ts';
 import type { FilePart, ImagePart, UserMessage } from '../../shared/schemas.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import { isMediaMime, readAttachedText } from '../attached-text.ts';
@@ -97,10 +97,6 @@ export function withoutMedia(messages: readonly ModelMessage[]): { messages: Mod
   return { messages: out, leftOut };
 }
 
-function joinList(items: readonly string[]): string {
-  return items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
-}
-
 /**
  * The reply's note for what `withoutMedia` left out: `modelRefused` when the model takes no images
  * at all, else what could not be sent.
@@ -109,7 +105,7 @@ function joinList(items: readonly string[]): string {
  */
 export function describeLeftOut(leftOut: readonly LeftOut[], modelRefused: boolean): string {
   if (modelRefused && leftOut.every((l) => l.image)) return `_(This model does not take images, so it answered without ${leftOut.length === 1 ? 'the image' : `the ${leftOut.length} images`}.)_`;
-  return `_(${joinList(leftOut.map((l) => l.label))} could not be sent to this model, so it answered without ${leftOut.length === 1 ? 'it' : 'them'}.)_`;
+  return `_(${formatList(leftOut.map((l) => l.label))} could not be sent to this model, so it answered without ${leftOut.length === 1 ? 'it' : 'them'}.)_`;
 }
 
 /**
@@ -118,5 +114,5 @@ export function describeLeftOut(leftOut: readonly LeftOut[], modelRefused: boole
  * @example describeUnreadable(['build.zip']) // '_(build.zip is not text, so the model only knows it was attached.)_'
  */
 export function describeUnreadable(names: readonly string[]): string {
-  return names.length === 1 ? `_(${names[0]} is not text, so the model only knows it was attached.)_` : `_(${joinList(names)} are not text, so the model only knows they were attached.)_`;
+  return names.length === 1 ? `_(${names[0]} is not text, so the model only knows it was attached.)_` : `_(${formatList(names)} are not text, so the model only knows they were attached.)_`;
 }

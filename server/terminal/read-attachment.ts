@@ -8,7 +8,7 @@
 import { createReadStream, type Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { dataUrlBytes, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_LENGTH } from '../../shared/data-url.ts';
+import { dataUrlBytes, IMAGE_MIME_TYPES, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_LENGTH } from '../../shared/data-url.ts';
 import { formatBytes } from '../../shared/format.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { FilePart, ImagePart } from '../../shared/schemas.ts';
@@ -53,9 +53,6 @@ const TYPES: Record<string, string> = {
   '.mjs': 'text/javascript',
   '.cjs': 'text/javascript',
 };
-
-/** The types the toolbar sends as images; any other file goes as a file part. */
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/svg+xml']);
 
 /** Reads a stream, failing once it passes `max` bytes rather than holding all of it. */
 async function readAtMost(file: string, stream: NodeJS.ReadableStream & { destroy(): void }, max: number): Promise<Buffer> {
@@ -109,7 +106,7 @@ export async function readAttachment(file: string, options: { stdin?: NodeJS.Rea
 function toPart(name: string, bytes: Buffer): Attachment {
   const mimeType = TYPES[path.extname(name).toLowerCase()] ?? (decodeUtf8Text(bytes) !== null ? 'text/plain' : 'application/octet-stream');
   const data = `data:${mimeType};base64,${bytes.toString('base64')}`;
-  return IMAGE_TYPES.has(mimeType) ? { type: 'image', image: data, mimeType } : { type: 'file', data, mimeType, filename: truncateText(name, LIMITS.maxFilenameLength, '') };
+  return IMAGE_MIME_TYPES.includes(mimeType) ? { type: 'image', image: data, mimeType } : { type: 'file', data, mimeType, filename: truncateText(name, LIMITS.maxFilenameLength, '') };
 }
 
 /**

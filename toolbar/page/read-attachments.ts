@@ -2,14 +2,13 @@
  * Turns files the developer attached (button, paste, drop) into message attachments: base64 data
  * URLs within the protocol's size limit, images as image parts, anything else as file parts.
  */
-import { dataUrlLength, MAX_ATTACHMENT_BYTES } from '../../shared/data-url.ts';
+import { dataUrlLength, IMAGE_MIME_TYPES, MAX_ATTACHMENT_BYTES } from '../../shared/data-url.ts';
 import { formatBytes } from '../../shared/format.ts';
 import { makeId } from '../../shared/ids.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { Attachment } from '../store.ts';
 
 const MIME = /^[\w.+-]+\/[\w.+-]+$/;
-const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|avif|bmp|svg\+xml)$/;
 
 /** The subset of `File` read here (a `Blob` with a name). */
 export interface FileLike {
@@ -66,7 +65,7 @@ export async function readAttachments(files: readonly FileLike[]): Promise<{ att
       errors.push(`${name} is too large to attach; the limit is ${formatBytes(MAX_ATTACHMENT_BYTES)}`);
       continue;
     }
-    attachments.push({ id: makeId('att'), kind: IMAGE_MIME.test(mimeType) ? 'image' : 'file', name, mimeType, dataUrl });
+    attachments.push({ id: makeId('att'), kind: IMAGE_MIME_TYPES.includes(mimeType) ? 'image' : 'file', name, mimeType, dataUrl });
   }
   return { attachments, errors };
 }
