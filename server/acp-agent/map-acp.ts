@@ -8,7 +8,7 @@ import { splitDataUrl } from '../../shared/data-url.ts';
 import { readAttachedText } from '../attached-text.ts';
 import { formatList } from '../../shared/format.ts';
 import { LIMITS } from '../../shared/limits.ts';
-import type { Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
+import type { FilePart, ImagePart, Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import type { ApprovalAnswer } from '../agent.ts';
 
@@ -24,22 +24,8 @@ export function buildAcpPrompt(message: UserMessage, caps: PromptCapabilities | 
   for (const part of message.content) {
     if (part.type === 'text') {
       blocks.push({ type: 'text', text: part.text });
-    } else if (part.type === 'image') {
-      const { mimeType, data } = splitDataUrl(part.image);
-      if (caps?.image) blocks.push({ type: 'image', data, mimeType: part.mimeType ?? mimeType });
-      else blocks.push({ type: 'text', text: `[The user attached an image (${part.mimeType ?? mimeType}); this agent does not take images.]` });
-    } else if (part.type === 'file') {
-      const { data } = splitDataUrl(part.data);
-      const name = part.filename || 'attachment';
-      const uri = `attachment:///${encodeURIComponent(name)}`;
-      const text = readAttachedText(part.data, part.mimeType);
-      if (caps?.embeddedContext) {
-        blocks.push(text !== null ? { type: 'resource', resource: { uri, mimeType: part.mimeType, text } } : { type: 'resource', resource: { uri, mimeType: part.mimeType, blob: data } });
-      } else if (text !== null) {
-        blocks.push({ type: 'text', text: `Attached file ${name}:\n${text}` });
-      } else {
-        blocks.push({ type: 'text', text: `[The user attached ${name} (${part.mimeType}); this agent does not take files.]` });
-      }
+    } else if (part.type === 'image' || part.type === 'file') {
+      blocks.push(toAcpBlock(part, caps).block);
     }
   }
   const context = describePage(message);
@@ -54,12 +40,27 @@ export function buildAcpPrompt(message: UserMessage, caps: PromptCapabilities | 
  * @example listNotTaken(messageWithPng, {}) // ['an image (image/png)']
  */
 export function listNotTaken(message: UserMessage, caps: PromptCapabilities | undefined): string[] {
-  const labels: string[] = [];
-  for (const part of message.content) {
-    if (part.type === 'image' && !caps?.image) labels.push(`an image (${part.mimeType ?? splitDataUrl(part.image).mimeType})`);
-    else if (part.type === 'file' && !caps?.embeddedContext && readAttachedText(part.data, part.mimeType) === null) labels.push(`${part.filename || 'a file'} (${part.mimeType})`);
+  return message.content.flatMap((part) => (part.type === 'image' || part.type === 'file' ? (toAcpBlock(part, caps).notTaken ?? []) : []));
+}
+
+/**
+ * One attachment as the agent is sent it, as the capabilities it announced allow, and how the
+ * reply names it when it could not be sent as it is.
+ */
+function toAcpBlock(part: ImagePart | FilePart, caps: PromptCapabilities | undefined): { block: ContentBlock; notTaken: string | null } {
+  if (part.type === 'image') {
+    const { mimeType, data } = splitDataUrl(part.image);
+    const type = part.mimeType ?? mimeType;
+    if (caps?.image) return { block: { type: 'image', data, mimeType: type }, notTaken: null };
+    return { block: { type: 'text', text: `[The user attached an image (${type}); this agent does not take images.]` }, notTaken: `an image (${type})` };
   }
-  return labels;
+  const { data } = splitDataUrl(part.data);
+  const name = part.filename || 'attachment';
+  const uri = `attachment:///${encodeURIComponent(name)}`;
+  const text = readAttachedText(part.data, part.mimeType);
+  if (caps?.embeddedContext) return { block: { type: 'resource', resource: text !== null ? { uri, mimeType: part.mimeType, text } : { uri, mimeType: part.mimeType, blob: data } }, notTaken: null };
+  if (text !== null) return { block: { type: 'text', text: `Attached file ${name}:\n${text}` }, notTaken: null };
+  return { block: { type: 'text', text: `[The user attached ${name} (${part.mimeType}); this agent does not take files.]` }, notTaken: `${part.filename || 'a file'} (${part.mimeType})` };
 }
 
 /**

@@ -41,12 +41,19 @@ export function formatAttachedText(name: string, mimeType: string, text: string)
   return `Attached file "${name}" (${mimeType}):\n${fence}\n${body}${fence}${cut}`;
 }
 
+/** What an attached file is to a model: text it reads, media some models take, or neither. */
+function readFilePart(part: FilePart): { kind: 'text'; text: string } | { kind: 'media' } | { kind: 'unreadable' } {
+  const text = readAttachedText(part.data, part.mimeType);
+  if (text !== null) return { kind: 'text', text };
+  return isMediaMime(part.mimeType) ? { kind: 'media' } : { kind: 'unreadable' };
+}
+
 /** One attachment of the message being answered, as model content. */
 export function toModelPart(part: ImagePart | FilePart): ContentPart {
   if (part.type === 'image') return { type: 'image', image: part.image, ...(part.mimeType ? { mediaType: part.mimeType } : {}) };
-  const text = readAttachedText(part.data, part.mimeType);
-  if (text !== null) return { type: 'text', text: formatAttachedText(nameOf(part), part.mimeType, text) };
-  if (isMediaMime(part.mimeType)) return { type: 'file', data: part.data, mediaType: part.mimeType, ...(part.filename ? { filename: part.filename } : {}) };
+  const read = readFilePart(part);
+  if (read.kind === 'text') return { type: 'text', text: formatAttachedText(nameOf(part), part.mimeType, read.text) };
+  if (read.kind === 'media') return { type: 'file', data: part.data, mediaType: part.mimeType, ...(part.filename ? { filename: part.filename } : {}) };
   return { type: 'text', text: `[The user attached "${nameOf(part)}" (${part.mimeType}, ${formatBytes(dataUrlBytes(part.data))}). It is not text, and you cannot read it.]` };
 }
 
@@ -57,12 +64,7 @@ export function toModelPart(part: ImagePart | FilePart): ContentPart {
  * @example listUnreadable(messageWithZip) // ['build.zip']
  */
 export function listUnreadable(message: UserMessage): string[] {
-  const names: string[] = [];
-  for (const part of message.content) {
-    if (part.type !== 'file' || isMediaMime(part.mimeType)) continue;
-    if (readAttachedText(part.data, part.mimeType) === null) names.push(nameOf(part));
-  }
-  return names;
+  return message.content.flatMap((part) => (part.type === 'file' && readFilePart(part).kind === 'unreadable' ? [nameOf(part)] : []));
 }
 
 /** One image or file `withoutMedia` left out, as the reply names it. */

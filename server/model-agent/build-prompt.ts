@@ -5,7 +5,7 @@
  * messages go in raw (older tasks live on in the session memory), so a chat of any length fits.
  */
 import type { ModelMessage, UserContent } from 'ai';
-import type { Message, UserMessage } from '../../shared/schemas.ts';
+import type { FilePart, ImagePart, Message, UserMessage } from '../../shared/schemas.ts';
 import { truncateLine, truncateText } from '../../shared/truncate.ts';
 import { toModelPart } from './attachments.ts';
 
@@ -38,14 +38,16 @@ export function describePageContext(message: UserMessage): string | null {
   return lines.length ? lines.join('\n') : null;
 }
 
+/** An attachment of an earlier message: only named, so the history stays small. */
+function describeEarlier(part: ImagePart | FilePart): string {
+  return part.type === 'image' ? '[an image the user attached earlier]' : `[a file the user attached earlier: ${part.filename ?? part.mimeType}]`;
+}
+
 function userContent(message: UserMessage, withAttachments: boolean): UserContent {
   const parts: Exclude<UserContent, string> = [];
   for (const p of message.content) {
     if (p.type === 'text') parts.push({ type: 'text', text: p.text });
-    else if (p.type !== 'image' && p.type !== 'file') continue;
-    else if (withAttachments) parts.push(toModelPart(p));
-    else if (p.type === 'image') parts.push({ type: 'text', text: '[an image the user attached earlier]' });
-    else parts.push({ type: 'text', text: `[a file the user attached earlier: ${p.filename ?? p.mimeType}]` });
+    else if (p.type === 'image' || p.type === 'file') parts.push(withAttachments ? toModelPart(p) : { type: 'text', text: describeEarlier(p) });
   }
   const context = describePageContext(message);
   if (context) parts.push({ type: 'text', text: context });

@@ -14,6 +14,7 @@ import { LIMITS } from '../../shared/limits.ts';
 import type { FilePart, ImagePart } from '../../shared/schemas.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import { decodeUtf8Text } from '../attached-text.ts';
+import { typeOfFileName } from './file-types.ts';
 
 export type Attachment = ImagePart | FilePart;
 
@@ -24,35 +25,6 @@ export class AttachmentError extends Error {
     this.name = 'AttachmentError';
   }
 }
-
-const TYPES: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.bmp': 'image/bmp',
-  '.svg': 'image/svg+xml',
-  '.pdf': 'application/pdf',
-  '.mp3': 'audio/mpeg',
-  '.wav': 'audio/wav',
-  '.zip': 'application/zip',
-  '.gz': 'application/gzip',
-  '.json': 'application/json',
-  '.xml': 'application/xml',
-  '.yaml': 'application/yaml',
-  '.yml': 'application/yaml',
-  '.md': 'text/markdown',
-  '.txt': 'text/plain',
-  '.csv': 'text/csv',
-  '.html': 'text/html',
-  '.htm': 'text/html',
-  '.css': 'text/css',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.cjs': 'text/javascript',
-};
 
 /** Reads a stream, failing once it passes `max` bytes rather than holding all of it. */
 async function readAtMost(file: string, stream: NodeJS.ReadableStream & { destroy(): void }, max: number): Promise<Buffer> {
@@ -104,7 +76,7 @@ export async function readAttachment(file: string, options: { stdin?: NodeJS.Rea
 }
 
 function toPart(name: string, bytes: Buffer): Attachment {
-  const mimeType = TYPES[path.extname(name).toLowerCase()] ?? (decodeUtf8Text(bytes) !== null ? 'text/plain' : 'application/octet-stream');
+  const mimeType = typeOfFileName(name) ?? (decodeUtf8Text(bytes) !== null ? 'text/plain' : 'application/octet-stream');
   const data = `data:${mimeType};base64,${bytes.toString('base64')}`;
   return IMAGE_MIME_TYPES.includes(mimeType) ? { type: 'image', image: data, mimeType } : { type: 'file', data, mimeType, filename: truncateText(name, LIMITS.maxFilenameLength, '') };
 }

@@ -10,26 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { dataUrlBytes, splitDataUrl } from '../../shared/data-url.ts';
 import { formatBytes } from '../../shared/format.ts';
 import type { FilePart } from '../../shared/schemas.ts';
+import { extensionOfType } from './file-types.ts';
 
 /** A name an agent chose can hold anything; a saved file's name keeps at most this many characters. */
 const MAX_NAME_LENGTH = 120;
 /** `orders-1.csv` … `orders-999.csv`, then give up: a folder that full is a mistake worth reporting. */
 const MAX_SUFFIX = 999;
-
-const EXTENSIONS: Record<string, string> = {
-  'text/plain': 'txt',
-  'text/csv': 'csv',
-  'text/markdown': 'md',
-  'text/html': 'html',
-  'application/json': 'json',
-  'application/pdf': 'pdf',
-  'application/zip': 'zip',
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/gif': 'gif',
-  'image/webp': 'webp',
-  'image/svg+xml': 'svg',
-};
 
 /**
  * What a reply's file is, for a note: its name (when it has one), type and size.
@@ -50,7 +36,7 @@ export function describeReplyFile(part: FilePart): string {
 export function safeFileName(name: string | undefined, mimeType: string): string {
   const base = (name ?? '').split(/[\\/]/).pop()!;
   let clean = base.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/^[\s.]+|[\s.]+$/g, '');
-  if (!clean) clean = `file.${EXTENSIONS[mimeType] ?? 'bin'}`;
+  if (!clean) clean = `file.${extensionOfType(mimeType) ?? 'bin'}`;
   if (clean.length > MAX_NAME_LENGTH) {
     const dot = clean.lastIndexOf('.');
     const ext = dot > 0 && clean.length - dot <= 16 ? clean.slice(dot) : '';
