@@ -27,7 +27,7 @@ export function browserSection(main: BrowserResult, compare: BrowserResult | nul
     'DOM time: a MutationObserver on the toolbar\'s shadow root reads the streaming message\'s text length (performance.timeOrigin + now()); append time: the agent\'s hrtime turned into epoch ms in the server process. Main thread: CDP Performance.getMetrics TaskDuration over the stream ÷ deltas (includes the bench\'s observer; the bench waits for the end in its own process, without polling the page); its parts are ScriptDuration, LayoutDuration, RecalcStyleDuration; the remainder is mostly paint, lifecycle and intersection work.',
   ];
   notes.push(
-    `The browser's share: after the stream, a page script makes the same ${main.deltas} text changes at the same pace to a new paragraph at the end of the streamed message (the list follows them), with no socket, store or render; its main-thread time per change is what this Chromium costs for the text alone. The difference (${(main.mainThreadMsPerDelta - main.floorMsPerDelta).toFixed(2)} ms here) is the toolbar's own work per delta: the frame, its validation, the patch, the store and the render.`,
+    `The browser's share: after the stream, a page script makes the same ${main.deltas} text changes at the same pace to a new paragraph at the end of the streamed message (the list follows them), with no socket, store or render; its main-thread time per change is what this Chromium costs for the text alone. The difference (${(main.mainThreadMsPerDelta - main.floorMsPerDelta).toFixed(2)} ms here) is the toolbar's own work per delta: the frame, its validation, the patch, the store and the render. The same changes to a paragraph as wide on an empty page, in the same browser, cost ${main.blankMsPerDelta.toFixed(2)} ms each: this Chromium's floor on this machine, which moves with the machine's speed as the other figures do.`,
   );
   if (main.planMsPerDelta !== null) {
     notes.push(
@@ -75,6 +75,7 @@ export function browserSection(main: BrowserResult, compare: BrowserResult | nul
       row('main-thread ms per delta', (r) => r.mainThreadMsPerDelta, thread),
       row('  script / layout / style ms per delta', split),
       row('  of which the browser: same text changes by a page script', (r) => r.floorMsPerDelta),
+      row('  the same text changes on an empty page (this Chromium\'s floor)', (r) => r.blankMsPerDelta),
       row('main-thread ms per delta, streaming a plan (one list, code in every item)', (r) => r.planMsPerDelta ?? '–'),
       row('main-thread ms per wheel step, scrolling up the history (100 px)', (r) => r.wheelMsPerStep ?? '–'),
       ...(main.jsSplit

@@ -4,7 +4,7 @@
  * Runs only when the bundle and a Chromium exist; otherwise it says why it skipped.
  */
 import { access } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectBenchClient, waitConnected, waitUntil } from './bench-client.ts';
@@ -65,6 +65,11 @@ export interface BrowserFigures {
    * text changes, at the same pace, to a paragraph in the same list (no socket, store or render).
    */
   floorMsPerDelta: number;
+  /**
+   * The same text changes to a paragraph on an empty page, in the same browser: this Chromium's
+   * floor on this machine, which no page can go below.
+   */
+  blankMsPerDelta: number;
   /**
    * Main-thread ms per delta while a plan streams (one list with code in every item, which stays
    * open to its end); null when none was streamed. Its DOM text is not its source: no latency.
@@ -176,11 +181,11 @@ const JS_SPLIT_SCRIPT = `(() => {
  * follows a stream). What the browser costs for the text a stream adds, without the socket, the
  * store or a render. The same words as the stream's, not any text of the same length: shaping a
  * paragraph costs a little less when its words repeat (in a local trace, 201 µs a frame for a
- * 14-word cycle against 230 for the stream's words).
+ * 14-word cycle against 230 for the stream's words). With no tag, the paragraph goes into an empty
+ * page's body instead: what this Chromium costs for the text with nothing else on the page.
  */
 const FLOOR_SCRIPT = `(([tag, full, count, size, intervalMs]) => new Promise((resolve) => {
-  const root = document.querySelector(tag).shadowRoot;
-  const messages = root.querySelectorAll('.ab-msg-assistant .ab-md');
+  const messages = tag ? document.querySelector(tag).shadowRoot.querySelectorAll('.ab-msg-assistant .ab-md') : [document.body];
   const paragraph = document.createElement('p');
   messages[messages.length - 1].append(paragraph);
   const text = document.createTextNode('');
@@ -194,6 +199,24 @@ const FLOOR_SCRIPT = `(([tag, full, count, size, intervalMs]) => new Promise((re
     }
   }, intervalMs);
 }))`;
+
+/** Main-thread ms that `script` (the floor script with no tag) costs on an empty page of the same size. */
+async function measureBlankPage(browser: Browser, script: string): Promise<number> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  try {
+    // The toolbar's messages are about this wide, so the paragraph breaks into as many lines.
+    await page.setContent('<!doctype html><style>body { width: 380px; margin: 16px; font: 14px/1.5 system-ui, sans-serif; }</style>');
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const readTask = async () => ((await cdp.send('Performance.getMetrics')).metrics.find((m: { name: string }) => m.name === 'TaskDuration')?.value ?? Number.NaN) * 1000;
+    await sleep(300);
+    const before = await readTask();
+    await page.evaluate(script);
+    return (await readTask()) - before;
+  } finally {
+    await page.close();
+  }
+}
 
 /**
  * Main-thread ms per wheel step: the pointer over the message list, `steps` wheel events of 100 px
@@ -368,6 +391,7 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
     const beforeFloor = await readMetrics();
     await page.evaluate(`${FLOOR_SCRIPT}(${JSON.stringify([HOST_TAG, deltas.join(''), deltas.length - 1, opts.deltaSize, 1000 / opts.paceHz])})`);
     const afterFloor = await readMetrics();
+    const blankMsPerDelta = await measureBlankPage(browser, `${FLOOR_SCRIPT}(${JSON.stringify([null, deltas.join(''), deltas.length - 1, opts.deltaSize, 1000 / opts.paceHz])})`);
     let planMsPerDelta: number | null = null;
     if (opts.planDeltas > 1) {
       const planned: StreamPlan = { ...plan, style: 'plan', deltas: opts.planDeltas };
@@ -401,6 +425,7 @@ export async function measureBrowser(opts: BrowserOptions): Promise<BrowserResul
       longTaskMs: longTasks.reduce((a, b) => a + b, 0),
       followed: !pill && endDistance < 2,
       floorMsPerDelta: (afterFloor.task - beforeFloor.task) / (deltas.length - 1),
+      blankMsPerDelta: blankMsPerDelta / (deltas.length - 1),
       planMsPerDelta,
       wheelMsPerStep,
       endDistance,
