@@ -3,7 +3,7 @@
  * chips before sending, an image preview and download links in the sent message.
  */
 import { expect, snap, test } from './fixtures.ts';
-import { makePng } from './png.ts';
+import { makeBmp, makePng } from './png.ts';
 import { readUserMessages } from './wire-client.ts';
 
 const PNG = makePng(48, 32, (x, y) => [40 + x * 4, 90 + y * 4, 220]);
@@ -70,4 +70,39 @@ test('attaches a pasted image and chosen files, and shows them in the sent messa
     { type: 'file', data: `data:text/plain;base64,${Buffer.from('Remember the footer spacing.\n').toString('base64')}`, filename: 'notes.txt', mimeType: 'text/plain' },
     { type: 'file', data: `data:application/json;base64,${Buffer.from('{"orders":4}').toString('base64')}`, filename: 'data.json', mimeType: 'application/json' },
   ]);
+});
+
+// A 1×1 GIF, as the smallest image tools write.
+const GIF = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
+
+test('turns an attached BMP or GIF into a PNG, which every agent takes, and keeps an SVG as it is', async ({ toolbar, page, server }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  const colour = (x: number, y: number): [number, number, number] => [200, 60 + x * 3, 40 + y * 5];
+  await page.locator('agentbar-toolbar input[type="file"]').setInputFiles([
+    { name: 'screen.bmp', mimeType: 'image/bmp', buffer: makeBmp(40, 24, colour) },
+    { name: 'icon.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="red"/></svg>') },
+    { name: 'spinner.gif', mimeType: 'image/gif', buffer: GIF },
+  ]);
+  // The chip names what will be sent.
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove screen.png' })).toBeVisible();
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove icon.svg' })).toBeVisible();
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove spinner.png' })).toBeVisible();
+  await toolbar.composer.fill('why is this red?');
+  await toolbar.sendButton.click();
+
+  const sent = toolbar.userMessages.first();
+  await expect(sent.getByRole('img', { name: 'Attached image' }).first()).toHaveJSProperty('naturalWidth', 40);
+  const [message] = await readUserMessages(server);
+  const [, bmp, svg, gif] = message!.content as { type: string; image: string; mimeType: string }[];
+  expect(bmp).toMatchObject({ type: 'image', mimeType: 'image/png' });
+  const png = Buffer.from(bmp!.image.replace(/^data:image\/png;base64,/, ''), 'base64');
+  expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
+  // Width and height from the PNG's header: the picture the user attached, not a thumbnail.
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([40, 24]);
+  expect(gif).toMatchObject({ type: 'image', mimeType: 'image/png' });
+  const gifAsPng = Buffer.from(gif!.image.split(',')[1]!, 'base64');
+  expect([gifAsPng.readUInt32BE(16), gifAsPng.readUInt32BE(20)]).toEqual([1, 1]);
+  expect(svg).toMatchObject({ type: 'image', mimeType: 'image/svg+xml' });
+  expect(Buffer.from(svg!.image.split(',')[1]!, 'base64').toString()).toContain('<rect');
 });

@@ -33,3 +33,31 @@ export function makePng(width: number, height: number, pixel: (x: number, y: num
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/**
+ * The same image as a 24-bit BMP (Windows screenshots and old tools save these): rows bottom-up,
+ * each padded to 4 bytes, colours as blue, green, red.
+ *
+ * @example const bmp = makeBmp(32, 32, (x, y) => [x * 8, y * 8, 128]);
+ */
+export function makeBmp(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Buffer {
+  const stride = Math.ceil((width * 3) / 4) * 4;
+  const bmp = Buffer.alloc(54 + stride * height);
+  bmp.write('BM', 0, 'ascii');
+  bmp.writeUInt32LE(bmp.length, 2);
+  bmp.writeUInt32LE(54, 10); // where the pixels start
+  bmp.writeUInt32LE(40, 14); // BITMAPINFOHEADER
+  bmp.writeInt32LE(width, 18);
+  bmp.writeInt32LE(height, 22);
+  bmp.writeUInt16LE(1, 26); // planes
+  bmp.writeUInt16LE(24, 28); // bits per pixel
+  bmp.writeUInt32LE(stride * height, 34);
+  for (let y = 0; y < height; y++) {
+    const row = 54 + (height - 1 - y) * stride;
+    for (let x = 0; x < width; x++) {
+      const [r, g, b] = pixel(x, y);
+      bmp.set([b, g, r], row + x * 3);
+    }
+  }
+  return bmp;
+}

@@ -5,7 +5,7 @@
  * text is decoded as such, and any other file that is not an image, a PDF or audio counts as text
  * when its bytes are UTF-8 with no NUL in them.
  */
-import { splitDataUrl } from '../shared/data-url.ts';
+import { AGENT_IMAGE_MIME_TYPES, splitDataUrl } from '../shared/data-url.ts';
 
 const TEXT_MIME = /^(?:text\/|application\/(?:json|ld\+json|xml|javascript|typescript|x-sh|x-yaml|yaml|toml|sql|graphql|x-httpd-php)\b)|\+(?:json|xml)$/;
 /** Types a model may take as they are (vision, PDF, audio input), never read as text. */
@@ -26,6 +26,27 @@ export function readAttachedText(dataUrl: string, mimeType: string): string | nu
   const bytes = Buffer.from(splitDataUrl(dataUrl).data, 'base64');
   if (TEXT_MIME.test(mimeType)) return new TextDecoder('utf-8').decode(bytes);
   return decodeUtf8Text(bytes);
+}
+
+/** What an attached image is to an agent: one it can be sent, SVG source it reads, or neither. */
+export type AttachedImage = { kind: 'image'; mimeType: string } | { kind: 'svg'; text: string } | { kind: 'unsupported'; mimeType: string };
+
+/**
+ * How an image part can reach an agent. Model APIs and coding agents take PNG, JPEG, GIF and WebP
+ * and fail the whole request on any other type; an SVG is text, and its source tells a coding
+ * agent more than its pixels would. An image of no known type goes as it is.
+ *
+ * @example readAttachedImage('data:image/svg+xml;base64,PHN2Zy8+') // { kind: 'svg', text: '<svg/>' }
+ */
+export function readAttachedImage(dataUrl: string, mimeType?: string): AttachedImage {
+  const split = splitDataUrl(dataUrl);
+  const type = (mimeType ?? split.mimeType).toLowerCase();
+  if (type === 'image/svg+xml') {
+    const text = decodeUtf8Text(Buffer.from(split.data, 'base64'));
+    return text !== null ? { kind: 'svg', text } : { kind: 'unsupported', mimeType: type };
+  }
+  if (!type.startsWith('image/') || AGENT_IMAGE_MIME_TYPES.includes(type)) return { kind: 'image', mimeType: type };
+  return { kind: 'unsupported', mimeType: type };
 }
 
 /**

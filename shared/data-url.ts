@@ -17,6 +17,13 @@ export function dataUrlLength(size: number, mime: string): number {
 /** The image types the clients send as image parts (what browsers show); any other file goes as a file part. */
 export const IMAGE_MIME_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/svg+xml'];
 
+/**
+ * The image types agents are sent as images: what OpenAI's and Anthropic's APIs take (Ollama's
+ * takes all but GIF). None takes SVG, BMP or AVIF: the toolbar turns those, and GIFs, into PNGs
+ * before sending them (toolbar/page/convert-image.ts), and agents read an SVG as its source.
+ */
+export const AGENT_IMAGE_MIME_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
 /** Largest file whose data URL fits LIMITS.maxDataUrlLength (about 5 MB). */
 export const MAX_ATTACHMENT_BYTES = Math.floor(((LIMITS.maxDataUrlLength - 100) / 4) * 3);
 

@@ -57,6 +57,28 @@ describe('buildAcpPrompt', () => {
     ]);
   });
 
+  it("sends an SVG as its source and names a BMP or an AVIF, never sending a type the agent's model would refuse", () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>';
+    const images = message([
+      { type: 'image', image: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`, mimeType: 'image/svg+xml' },
+      { type: 'image', image: `data:image/bmp;base64,${Buffer.from('BM\0\0').toString('base64')}`, mimeType: 'image/bmp' },
+      // No declared type: the data URL's counts.
+      { type: 'image', image: `data:image/avif;base64,${Buffer.from('\0\0\0 ftypavif').toString('base64')}` },
+      { type: 'image', image: PNG, mimeType: 'image/png' },
+    ]);
+    const bmp = { type: 'text', text: '[The user attached an image (image/bmp); agents are sent PNG, JPEG, GIF and WebP images only.]' };
+    const avif = { type: 'text', text: '[The user attached an image (image/avif); agents are sent PNG, JPEG, GIF and WebP images only.]' };
+    const png = { type: 'image', data: Buffer.from('png-bytes').toString('base64'), mimeType: 'image/png' };
+    expect(buildAcpPrompt(images, { image: true, embeddedContext: true })).toEqual([
+      { type: 'resource', resource: { uri: 'attachment:///image.svg', mimeType: 'image/svg+xml', text: svg } },
+      bmp,
+      avif,
+      png,
+    ]);
+    expect(buildAcpPrompt(images, { image: true })).toEqual([{ type: 'text', text: `Attached image (image/svg+xml), as its SVG source:\n${svg}` }, bmp, avif, png]);
+    expect(listNotTaken(images, { image: true, embeddedContext: true })).toEqual(['an image (image/bmp)', 'an image (image/avif)']);
+  });
+
   it('adds no page context when the message has none', () => {
     expect(buildAcpPrompt(message([{ type: 'text', text: 'hi' }]), undefined)).toEqual([{ type: 'text', text: 'hi' }]);
   });

@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { UserMessage } from '../../shared/schemas.ts';
-import { describeLeftOut, describeUnreadable, formatAttachedText, listUnreadable, MAX_ATTACHED_TEXT, toModelPart, withoutMedia } from './attachments.ts';
+import { describeLeftOut, describeUnreadable, describeUnsendableImages, formatAttachedText, listUnreadable, listUnsendableImages, MAX_ATTACHED_TEXT, toModelPart, withoutMedia } from './attachments.ts';
 
 const url = (mime: string, bytes: Buffer | string) => `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
 const ZIP = url('application/zip', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]));
@@ -31,6 +31,38 @@ describe('toModelPart', () => {
     expect(toModelPart({ type: 'file', data: url('application/pdf', '%PDF'), mimeType: 'application/pdf', filename: 'a.pdf' })).toEqual({ type: 'file', data: url('application/pdf', '%PDF'), mediaType: 'application/pdf', filename: 'a.pdf' });
     expect(toModelPart({ type: 'file', data: url('video/mp2t', 'let a;'), mimeType: 'video/mp2t', filename: 'a.ts' })).toEqual({ type: 'text', text: 'Attached file "a.ts" (video/mp2t):\n```\nlet a;\n```' });
     expect(toModelPart({ type: 'file', data: ZIP, mimeType: 'application/zip', filename: 'b.zip' })).toEqual({ type: 'text', text: '[The user attached "b.zip" (application/zip, 6 B). It is not text, and you cannot read it.]' });
+  });
+});
+
+describe('images no model API takes', () => {
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0h4"/></svg>';
+  const message: UserMessage = {
+    id: 'm1',
+    role: 'user',
+    createdAt: 1,
+    metadata: { source: 'cli', selectedElements: [] },
+    content: [
+      { type: 'image', image: url('image/svg+xml', svg), mimeType: 'image/svg+xml' },
+      { type: 'image', image: url('image/bmp', 'BM\0\0') },
+      { type: 'image', image: url('image/webp', 'RIFF'), mimeType: 'image/webp' },
+    ],
+  };
+
+  it('sends an SVG as its source, fenced, and a BMP as a note in its place', () => {
+    expect(toModelPart(message.content[0] as never)).toEqual({ type: 'text', text: `Attached image (image/svg+xml), as its SVG source:\n\`\`\`\n${svg}\n\`\`\`` });
+    expect(toModelPart(message.content[1] as never)).toEqual({ type: 'text', text: '[The user attached an image (image/bmp). Models are sent PNG, JPEG, GIF and WebP images only, so it was left out.]' });
+    expect(toModelPart(message.content[2] as never)).toEqual({ type: 'image', image: url('image/webp', 'RIFF'), mediaType: 'image/webp' });
+  });
+
+  it('names the images left out in the reply, with what to send instead', () => {
+    expect(listUnsendableImages(message)).toEqual(['an image (image/bmp)']);
+    expect(describeUnsendableImages(['an image (image/bmp)'])).toBe('_(an image (image/bmp) was left out: models take PNG, JPEG, GIF and WebP images. Send it as one of those.)_');
+    expect(describeUnsendableImages(['an image (image/bmp)', 'an image (image/avif)'])).toBe('_(an image (image/bmp) and an image (image/avif) were left out: models take PNG, JPEG, GIF and WebP images. Send them as one of those.)_');
+  });
+
+  it('names an SVG that is not text as an image left out', () => {
+    const binary: UserMessage = { ...message, content: [{ type: 'image', image: url('image/svg+xml', Buffer.from([0x1f, 0x8b, 0x08, 0x00])), mimeType: 'image/svg+xml' }] };
+    expect(listUnsendableImages(binary)).toEqual(['an image (image/svg+xml)']);
   });
 });
 

@@ -10,7 +10,7 @@ import { dataUrlBytes } from '../../shared/data-url.ts';
 import { formatBytes, formatList } from '../../shared/format.ts';
 import type { FilePart, ImagePart, UserMessage } from '../../shared/schemas.ts';
 import { truncateText } from '../../shared/truncate.ts';
-import { isMediaMime, readAttachedText } from '../attached-text.ts';
+import { isMediaMime, readAttachedImage, readAttachedText } from '../attached-text.ts';
 
 /** An attached text file goes to the model up to this many characters (about 25k tokens). */
 export const MAX_ATTACHED_TEXT = 100_000;
@@ -34,11 +34,16 @@ function fenceFor(text: string): string {
  * @example formatAttachedText('a.json', 'application/json', '{}') // 'Attached file "a.json" (application/json):\n```\n{}\n```'
  */
 export function formatAttachedText(name: string, mimeType: string, text: string): string {
+  return fenceAttached(`Attached file "${name}" (${mimeType}):`, 'file', text);
+}
+
+/** A heading, then the text in a fence, cut at MAX_ATTACHED_TEXT with a line saying so. */
+function fenceAttached(heading: string, what: string, text: string): string {
   const shown = truncateText(text, MAX_ATTACHED_TEXT, '');
-  const cut = shown.length < text.length ? `\n(The file has ${text.length.toLocaleString('en-US')} characters; only the first ${shown.length.toLocaleString('en-US')} are above.)` : '';
+  const cut = shown.length < text.length ? `\n(The ${what} has ${text.length.toLocaleString('en-US')} characters; only the first ${shown.length.toLocaleString('en-US')} are above.)` : '';
   const fence = fenceFor(shown);
   const body = shown.endsWith('\n') ? shown : `${shown}\n`;
-  return `Attached file "${name}" (${mimeType}):\n${fence}\n${body}${fence}${cut}`;
+  return `${heading}\n${fence}\n${body}${fence}${cut}`;
 }
 
 /** What an attached file is to a model: text it reads, media some models take, or neither. */
@@ -50,7 +55,12 @@ function readFilePart(part: FilePart): { kind: 'text'; text: string } | { kind: 
 
 /** One attachment of the message being answered, as model content. */
 export function toModelPart(part: ImagePart | FilePart): ContentPart {
-  if (part.type === 'image') return { type: 'image', image: part.image, ...(part.mimeType ? { mediaType: part.mimeType } : {}) };
+  if (part.type === 'image') {
+    const read = readAttachedImage(part.image, part.mimeType);
+    if (read.kind === 'svg') return { type: 'text', text: fenceAttached('Attached image (image/svg+xml), as its SVG source:', 'image', read.text) };
+    if (read.kind === 'unsupported') return { type: 'text', text: `[The user attached an image (${read.mimeType}). Models are sent PNG, JPEG, GIF and WebP images only, so it was left out.]` };
+    return { type: 'image', image: part.image, ...(part.mimeType ? { mediaType: part.mimeType } : {}) };
+  }
   const read = readFilePart(part);
   if (read.kind === 'text') return { type: 'text', text: formatAttachedText(nameOf(part), part.mimeType, read.text) };
   if (read.kind === 'media') return { type: 'file', data: part.data, mediaType: part.mimeType, ...(part.filename ? { filename: part.filename } : {}) };
@@ -65,6 +75,29 @@ export function toModelPart(part: ImagePart | FilePart): ContentPart {
  */
 export function listUnreadable(message: UserMessage): string[] {
   return message.content.flatMap((part) => (part.type === 'file' && readFilePart(part).kind === 'unreadable' ? [nameOf(part)] : []));
+}
+
+/**
+ * The images of a message in a format no model is sent (a BMP, an AVIF, an SVG that is not text),
+ * as the reply names them.
+ *
+ * @example listUnsendableImages(messageWithBmp) // ['an image (image/bmp)']
+ */
+export function listUnsendableImages(message: UserMessage): string[] {
+  return message.content.flatMap((part) => {
+    if (part.type !== 'image') return [];
+    const read = readAttachedImage(part.image, part.mimeType);
+    return read.kind === 'unsupported' ? [`an image (${read.mimeType})`] : [];
+  });
+}
+
+/**
+ * The reply's note for what `listUnsendableImages` found.
+ *
+ * @example describeUnsendableImages(['an image (image/bmp)']) // '_(an image (image/bmp) was left out: models take PNG, JPEG, GIF and WebP images. Send it as one of those.)_'
+ */
+export function describeUnsendableImages(labels: readonly string[]): string {
+  return `_(${formatList(labels)} ${labels.length === 1 ? 'was' : 'were'} left out: models take PNG, JPEG, GIF and WebP images. Send ${labels.length === 1 ? 'it' : 'them'} as one of those.)_`;
 }
 
 /** One image or file `withoutMedia` left out, as the reply names it. */

@@ -10,7 +10,7 @@ import { LIMITS } from '../../shared/limits.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import type { ToolDefinition } from '../../shared/schemas.ts';
 import { defineAgent, ToolDeniedError, type AgentDefinition, type AgentTool, type RunContext } from '../agent.ts';
-import { describeLeftOut, describeUnreadable, listUnreadable, withoutMedia } from './attachments.ts';
+import { describeLeftOut, describeUnreadable, describeUnsendableImages, listUnreadable, listUnsendableImages, withoutMedia } from './attachments.ts';
 import { buildModelMessages, DEFAULT_HISTORY_MESSAGES } from './build-prompt.ts';
 import { describeModelError } from './describe-model-error.ts';
 import { buildSessionMemory, type MemoryOptions } from './session-memory.ts';
@@ -230,6 +230,8 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
       const notes: string[] = [];
       const unreadable = listUnreadable(ctx.message);
       if (unreadable.length) notes.push(describeUnreadable(unreadable));
+      const unsendable = listUnsendableImages(ctx.message);
+      if (unsendable.length) notes.push(describeUnsendableImages(unsendable));
       if (mediaRefused) {
         const stripped = withoutMedia(messages);
         if (stripped.leftOut.length > 0) {

@@ -326,6 +326,26 @@ describe('attachments', () => {
     ]);
   });
 
+  it('sends an SVG as its source and leaves a BMP out with a note, so the provider never refuses the reply for them', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8"/></svg>';
+    const { fake, server, client, chatId } = await setup({ replies: [{ steps: [{ text: 'A square.' }] }] });
+    const reply = await askWith(server, client, chatId, 'what icon is this?', [
+      { type: 'image', image: url('image/svg+xml', svg), mimeType: 'image/svg+xml' },
+      { type: 'image', image: url('image/bmp', Buffer.from([0x42, 0x4d, 0x00, 0x00])), mimeType: 'image/bmp' },
+      { type: 'image', image: PNG, mimeType: 'image/png' },
+    ]);
+    expect(reply.status).toBe('done');
+    expect(textOf(reply)).toBe('_(an image (image/bmp) was left out: models take PNG, JPEG, GIF and WebP images. Send it as one of those.)_\n\nA square.');
+    const sent = sentParts(fake, 0);
+    expect(sent.slice(0, 3)).toEqual([
+      { type: 'text', text: 'what icon is this?' },
+      { type: 'text', text: `Attached image (image/svg+xml), as its SVG source:\n\`\`\`\n${svg}\n\`\`\`` },
+      { type: 'text', text: '[The user attached an image (image/bmp). Models are sent PNG, JPEG, GIF and WebP images only, so it was left out.]' },
+    ]);
+    expect(sent[3]).toMatchObject({ type: 'image_url' });
+    expect(sent).toHaveLength(4);
+  });
+
   it('answers without the image when the model refuses images, and leaves images out from then on', async () => {
     const logged: string[] = [];
     const { fake, server, client, chatId } = await setup({

@@ -65,6 +65,44 @@ describe('readAttachments', () => {
     expect(attachments[0]!.dataUrl.length).toBeLessThanOrEqual(LIMITS.maxDataUrlLength);
   });
 
+  it('turns a BMP, an AVIF or a GIF into the PNG the converter gives, and leaves the types every agent takes alone', async () => {
+    const asked: string[] = [];
+    const png = new Uint8Array([137, 80, 78, 71]);
+    const convert = async (f: FileLike, name: string) => {
+      asked.push(`${name} ${f.type}`);
+      return { bytes: png, mimeType: 'image/png', name: name.replace(/\.\w+$/, '.png') };
+    };
+    const { attachments, errors } = await readAttachments(
+      [
+        // Over the limit as a BMP, under it as a PNG: not refused, and never read as it is.
+        file('screen.bmp', 'image/bmp', 5_300_000),
+        file('photo.avif', 'image/avif', new Uint8Array([1, 2, 3])),
+        file('demo.gif', 'image/gif', new Uint8Array([71, 73, 70])),
+        file('icon.svg', 'image/svg+xml', new TextEncoder().encode('<svg/>')),
+        file('shot.webp', 'image/webp', new Uint8Array([82, 73, 70, 70])),
+      ],
+      convert,
+    );
+    expect(errors).toEqual([]);
+    expect(asked).toEqual(['screen.bmp image/bmp', 'photo.avif image/avif', 'demo.gif image/gif']);
+    expect(attachments.map((a) => [a.kind, a.name, a.mimeType, a.dataUrl])).toEqual([
+      ['image', 'screen.png', 'image/png', 'data:image/png;base64,iVBORw=='],
+      ['image', 'photo.png', 'image/png', 'data:image/png;base64,iVBORw=='],
+      ['image', 'demo.png', 'image/png', 'data:image/png;base64,iVBORw=='],
+      ['image', 'icon.svg', 'image/svg+xml', 'data:image/svg+xml;base64,PHN2Zy8+'],
+      ['image', 'shot.webp', 'image/webp', 'data:image/webp;base64,UklGRg=='],
+    ]);
+  });
+
+  it('sends an image it could not convert as it is, or refuses it by its own size', async () => {
+    const { attachments, errors } = await readAttachments(
+      [file('odd.bmp', 'image/bmp', new Uint8Array([66, 77])), file('huge.bmp', 'image/bmp', 5_300_000)],
+      async () => null,
+    );
+    expect(attachments.map((a) => [a.name, a.mimeType, a.dataUrl])).toEqual([['odd.bmp', 'image/bmp', 'data:image/bmp;base64,Qk0=']]);
+    expect(errors).toEqual([expect.stringMatching(/^huge\.bmp is 5\.1 MB; attachments can be at most 5\.0 MB$/)]);
+  });
+
   it('normalizes mime types', () => {
     expect(normalizeMime('IMAGE/PNG')).toBe('image/png');
     expect(normalizeMime('text/x"evil')).toBe('application/octet-stream');

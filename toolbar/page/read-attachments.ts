@@ -7,6 +7,7 @@ import { formatBytes } from '../../shared/format.ts';
 import { makeId } from '../../shared/ids.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { Attachment } from '../store.ts';
+import { convertImage, needsConversion, type ConvertedImage } from './convert-image.ts';
 
 const MIME = /^[\w.+-]+\/[\w.+-]+$/;
 
@@ -38,25 +39,40 @@ function cutName(name: string): string {
   return clean.length <= LIMITS.maxFilenameLength ? clean : clean.slice(0, LIMITS.maxFilenameLength);
 }
 
+/** Turns an image no agent takes into one it does, or gives null to send it as it is. */
+export type ImageConverter = (file: FileLike, name: string) => Promise<ConvertedImage | null>;
+
+/** In a browser, a File is a Blob the canvas can decode. */
+const convertInBrowser: ImageConverter = (file, name) =>
+  typeof Blob !== 'undefined' && file instanceof Blob ? convertImage(file, name, MAX_ATTACHMENT_BYTES) : Promise.resolve(null);
+
 /**
- * Reads files into attachments; files over the limit are left out with a clear message each.
+ * Reads files into attachments; files over the limit are left out with a clear message each. A
+ * BMP or an AVIF becomes a PNG first (`convert-image.ts`), which also brings a large BMP under
+ * the limit.
  *
  * @example
  * const { attachments, errors } = await readAttachments([...input.files]);
  */
-export async function readAttachments(files: readonly FileLike[]): Promise<{ attachments: Attachment[]; errors: string[] }> {
+export async function readAttachments(files: readonly FileLike[], convert: ImageConverter = convertInBrowser): Promise<{ attachments: Attachment[]; errors: string[] }> {
   const attachments: Attachment[] = [];
   const errors: string[] = [];
   for (const file of files) {
-    const mimeType = normalizeMime(file.type);
-    const name = cutName(file.name);
-    if (dataUrlLength(file.size, mimeType) > LIMITS.maxDataUrlLength) {
-      errors.push(`${name} is ${formatBytes(file.size)}; attachments can be at most ${formatBytes(MAX_ATTACHMENT_BYTES)}`);
+    let mimeType = normalizeMime(file.type);
+    let name = cutName(file.name);
+    let bytes: Uint8Array | null = null;
+    if (needsConversion(mimeType)) {
+      const converted = await convert(file, name);
+      if (converted) ({ bytes, mimeType, name } = { ...converted, name: cutName(converted.name) });
+    }
+    const size = bytes ? bytes.length : file.size;
+    if (dataUrlLength(size, mimeType) > LIMITS.maxDataUrlLength) {
+      errors.push(`${name} is ${formatBytes(size)}; attachments can be at most ${formatBytes(MAX_ATTACHMENT_BYTES)}`);
       continue;
     }
     let dataUrl: string;
     try {
-      dataUrl = `data:${mimeType};base64,${toBase64(new Uint8Array(await file.arrayBuffer()))}`;
+      dataUrl = `data:${mimeType};base64,${toBase64(bytes ?? new Uint8Array(await file.arrayBuffer()))}`;
     } catch (err) {
       errors.push(`${name} could not be read: ${err instanceof Error ? err.message : String(err)}`);
       continue;

@@ -1,0 +1,84 @@
+/**
+ * Turns an image not every agent takes into one they all do. Model APIs and coding agents refuse
+ * the whole request for a BMP or an AVIF, Ollama refuses any GIF and OpenAI an animated one; the
+ * browser decodes them all, so the toolbar sends what it shows, as a PNG (a JPEG when the PNG
+ * would be over the size limit). A GIF becomes its first frame, the one a model would see. An SVG
+ * stays as it is: agents read its source.
+ */
+import { IMAGE_MIME_TYPES } from '../../shared/data-url.ts';
+
+/** The image types sent as they are: every model API takes the first three. */
+const SENT_AS_THEY_ARE: readonly string[] = ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml'];
+
+/** Images larger than this are not decoded (a 4K screenshot as a BMP is about 25 MB). */
+export const MAX_CONVERTED_INPUT_BYTES = 64 * 1024 * 1024;
+
+/** What `convertImage` gives: the new bytes, their type and the file name to show. */
+export interface ConvertedImage {
+  bytes: Uint8Array;
+  mimeType: string;
+  name: string;
+}
+
+/** Whether an image of this type is turned into a PNG before it is sent. */
+export function needsConversion(mimeType: string): boolean {
+  return IMAGE_MIME_TYPES.includes(mimeType) && !SENT_AS_THEY_ARE.includes(mimeType);
+}
+
+/**
+ * The image as a PNG, or as a JPEG when the PNG is over `maxBytes`; null when it cannot be
+ * decoded here (no canvas, a broken file, a format this browser does not read) or fits neither
+ * way, and the caller sends it as it is.
+ *
+ * @example const png = await convertImage(bmpFile, 'shot.bmp', MAX_ATTACHMENT_BYTES); // { mimeType: 'image/png', name: 'shot.png', … }
+ */
+export async function convertImage(image: Blob, name: string, maxBytes: number): Promise<ConvertedImage | null> {
+  if (typeof createImageBitmap !== 'function' || image.size > MAX_CONVERTED_INPUT_BYTES) return null;
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(image);
+  } catch {
+    return null;
+  }
+  try {
+    const encode = drawOnCanvas(bitmap);
+    if (!encode) return null;
+    for (const [mimeType, extension] of [['image/png', 'png'], ['image/jpeg', 'jpg']] as const) {
+      const blob = await encode(mimeType);
+      // A browser that cannot encode a type gives a PNG instead: only a match counts.
+      if (blob && blob.type === mimeType && blob.size <= maxBytes) {
+        return { bytes: new Uint8Array(await blob.arrayBuffer()), mimeType, name: withExtension(name, extension) };
+      }
+    }
+    return null;
+  } catch {
+    return null;
+  } finally {
+    bitmap.close();
+  }
+}
+
+/** The bitmap drawn on a canvas, and a way to encode it; null when there is no 2D canvas. */
+function drawOnCanvas(bitmap: ImageBitmap): ((type: string) => Promise<Blob | null>) | null {
+  if (typeof OffscreenCanvas === 'function') {
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const context = canvas.getContext('2d');
+    if (!context) return null;
+    context.drawImage(bitmap, 0, 0);
+    return (type) => canvas.convertToBlob({ type, quality: 0.92 });
+  }
+  if (typeof document === 'undefined') return null;
+  const canvas = document.createElement('canvas');
+  canvas.width = bitmap.width;
+  canvas.height = bitmap.height;
+  const context = canvas.getContext('2d');
+  if (!context) return null;
+  context.drawImage(bitmap, 0, 0);
+  return (type) => new Promise((resolve) => canvas.toBlob(resolve, type, 0.92));
+}
+
+/** `shot.bmp` → `shot.png`; a name without an extension gets one. */
+function withExtension(name: string, extension: string): string {
+  const dot = name.lastIndexOf('.');
+  return `${dot > 0 ? name.slice(0, dot) : name}.${extension}`;
+}
