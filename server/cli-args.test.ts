@@ -161,8 +161,15 @@ describe('parseServeArgs mistakes', () => {
     expect(usageError(['-p', '1']).message).toBe('Unknown option: -p');
   });
 
-  it('names an unknown command', () => {
+  it('names an unknown command, and the one meant when it is a typo', () => {
     expect(usageError(['start']).message).toBe('Unknown command: start');
+    expect(usageError(['chats']).message).toBe('Unknown command: chats (did you mean agentbar chat?)');
+    expect(usageError(['sesions']).message).toBe('Unknown command: sesions (did you mean agentbar sessions?)');
+    expect(usageError(['signin']).message).toBe('Unknown command: signin (did you mean agentbar sign-in?)');
+    expect(usageError(['Agents']).message).toBe('Unknown command: Agents (did you mean agentbar agents?)');
+    // Too far from any command for a guess.
+    expect(usageError(['deploy']).message).toBe('Unknown command: deploy');
+    expect(usageError(['run']).message).toBe('Unknown command: run');
   });
 
   it('refuses a stray argument after the command', () => {

@@ -85,6 +85,7 @@ export const USAGE = `Usage: agentbar serve [options]
        agentbar sessions [--delete <name>] [--json]    (list or delete chats)
        agentbar sign-in                                (print a new one-time address for the demo page)
        agentbar mcp [--chat <id>]                      (the page's tools as a stdio MCP server)
+       agentbar help [<command>]                       (a command's help; agentbar --version prints the version)
        (each takes --data-dir <dir> and --help)
 
 Starts the agent server with the demo agents and prints a one-time sign-in address for the demo page.
@@ -112,6 +113,35 @@ Your own coding agent, over the Agent Client Protocol (Claude Code's ACP adapter
   --acp "<command> [args]"   Start this agent on the first message and talk to it over ACP (repeatable)
   --acp-id <id>              The id of the --acp before it (default acp/<program>, e.g. acp/gemini)
   --cwd <dir>                The folder ACP agents work in and may read and write (default: here)`;
+
+/** The commands `agentbar` runs, for suggestions. */
+export const COMMANDS = ['serve', 'chat', 'agents', 'sessions', 'sign-in', 'mcp', 'help', 'version'] as const;
+
+/**
+ * "Unknown command", with the command meant when the word is a typo or a plural of one.
+ *
+ * @example describeUnknownCommand('chats') // 'Unknown command: chats (did you mean agentbar chat?)'
+ */
+export function describeUnknownCommand(word: string): string {
+  const lower = word.toLowerCase();
+  let best: { command: string; distance: number } | null = null;
+  for (const command of COMMANDS) {
+    const distance = editDistance(lower, command);
+    if (distance <= Math.min(2, Math.floor(command.length / 3)) && (!best || distance < best.distance)) best = { command, distance };
+  }
+  return `Unknown command: ${word}${best ? ` (did you mean agentbar ${best.command}?)` : ''}`;
+}
+
+/** Levenshtein distance: the fewest one-character edits from a to b. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -150,7 +180,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
   const modelFlags: string[] = [];
   const rest = [...argv];
   if (rest[0] === 'serve') rest.shift();
-  else if (rest[0] && !rest[0].startsWith('-')) throw new UsageError(`Unknown command: ${rest[0]}`);
+  else if (rest[0] && !rest[0].startsWith('-')) throw new UsageError(describeUnknownCommand(rest[0]));
   // util.parseArgs splits the words (as for every other command); the checks and their messages
   // are ours, so strict mode is off and each token is judged below.
   const { tokens } = parseArgs({ args: rest, options: SERVE_OPTIONS, strict: false, allowPositionals: true, tokens: true });

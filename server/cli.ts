@@ -5,18 +5,34 @@
 import { parseServeArgs, UsageError, USAGE } from './cli-args.ts';
 import path from 'node:path';
 import type { AgentDefinition } from './agent.ts';
+import { readPackageVersion } from './package-info.ts';
 import { defaultDataDir, startServer } from './server.ts';
+
+/** Each command's help, loaded only when asked for (each command's module is loaded on use). */
+const USAGES: Record<string, () => Promise<string>> = {
+  serve: async () => USAGE,
+  chat: async () => (await import('./cli/chat-command.ts')).CHAT_USAGE,
+  agents: async () => (await import('./cli/agents-command.ts')).AGENTS_USAGE,
+  sessions: async () => (await import('./cli/sessions-command.ts')).SESSIONS_USAGE,
+  'sign-in': async () => (await import('./sign-in-command.ts')).SIGN_IN_USAGE,
+  mcp: async () => (await import('./mcp/mcp-command.ts')).MCP_USAGE,
+};
+
+/** `agentbar help [command]`: that command's help (serve's without one), exit 0; 2 for no such command. */
+async function printHelp(topic: string | undefined, extra: string | undefined): Promise<number> {
+  const usage = USAGES[topic ?? 'serve'];
+  if (!usage || extra !== undefined) {
+    const what = extra !== undefined ? `one command at a time, got ${topic} ${extra}` : `no command called ${topic}`;
+    console.error(`agentbar help: ${what} (the commands: ${Object.keys(USAGES).join(', ')})`);
+    return 2;
+  }
+  console.log(await usage());
+  return 0;
+}
 
 /** Runs `agentbar chat | agents | sessions | sign-in`; usage mistakes exit 2, refusals 1. */
 async function runSubcommand(sub: string, argv: string[]): Promise<number> {
   const { CliError } = await import('./cli/chat-turn.ts');
-  const usage: Record<string, () => Promise<string>> = {
-    chat: async () => (await import('./cli/chat-command.ts')).CHAT_USAGE,
-    agents: async () => (await import('./cli/agents-command.ts')).AGENTS_USAGE,
-    sessions: async () => (await import('./cli/sessions-command.ts')).SESSIONS_USAGE,
-    'sign-in': async () => (await import('./sign-in-command.ts')).SIGN_IN_USAGE,
-    mcp: async () => (await import('./mcp/mcp-command.ts')).MCP_USAGE,
-  };
   try {
     if (sub === 'chat') return await (await import('./cli/chat-command.ts')).runChat(argv);
     if (sub === 'agents') return await (await import('./cli/agents-command.ts')).runAgents(argv);
@@ -25,7 +41,7 @@ async function runSubcommand(sub: string, argv: string[]): Promise<number> {
     return await (await import('./sign-in-command.ts')).runSignIn(argv);
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`agentbar ${sub}: ${error.message}\n\n${await usage[sub]!()}`);
+      console.error(`agentbar ${sub}: ${error.message}\n\n${await USAGES[sub]!()}`);
       return 2;
     }
     if (error instanceof CliError) {
@@ -38,6 +54,11 @@ async function runSubcommand(sub: string, argv: string[]): Promise<number> {
 
 export async function main(argv: string[]): Promise<void> {
   const sub = argv[0];
+  if (sub === '--version' || sub === '-v' || sub === 'version') {
+    console.log(`agentbar ${readPackageVersion()}`);
+    return;
+  }
+  if (sub === 'help') process.exit(await printHelp(argv[1], argv[2]));
   if (sub === 'chat' || sub === 'agents' || sub === 'sessions' || sub === 'sign-in' || sub === 'mcp') {
     process.exit(await runSubcommand(sub, argv.slice(1)));
   }
@@ -83,7 +104,7 @@ export async function main(argv: string[]): Promise<void> {
     console.error(`agentbar: cannot start: ${why}`);
     process.exit(1);
   }
-  console.log(`agentbar is running.
+  console.log(`agentbar ${readPackageVersion()} is running.
   Demo page:       ${server.signInUrl()}
                    (opens once, within 5 minutes; \`agentbar sign-in\` prints a new one)
   WebSocket:       ${server.url}

@@ -3,14 +3,12 @@
  * upgrade at `/ws` after the Host, Origin and token checks.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { LIMITS } from '../shared/limits.ts';
@@ -31,6 +29,7 @@ import { RunManager } from './runs.ts';
 import { checkAccess, describeRefusal } from './security.ts';
 import { createSignInLinks } from './sign-in-links.ts';
 import { DataDirBusyError, lockDataDir, type DataDirLock } from './data-dir-lock.ts';
+import { PACKAGE_ROOT } from './package-info.ts';
 import { connectionsCheckingInterval, DEFAULT_SOCKET_LIMITS, guardSockets, type SocketLimits } from './socket-guard.ts';
 import { statePath } from './state-paths.ts';
 import { StateStore } from './state-store.ts';
@@ -100,15 +99,6 @@ export interface AgentbarServer {
 export const DEFAULT_MAX_DEFLATE_CLIENTS = 16;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-/** The folder holding package.json: `server/` from the sources, `lib/server/` once compiled. */
-const PACKAGE_ROOT = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
-
-function findPackageRoot(from: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) return path.resolve(from, '..');
-  }
-}
 
 export function defaultDataDir(): string {
   return process.env.AGENTBAR_DATA_DIR || path.join(homedir(), '.agentbar');

@@ -160,6 +160,10 @@ describe('the npm package', () => {
     const exit = await serve.done;
     expect(exit.stderr).not.toMatch(/Error/);
     expect(existsSync(path.join(dataDir, 'server.json'))).toBe(false);
+    // The compiled CLI finds the installed package.json for its version, as the sources find theirs.
+    const { version } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(exit.stdout).toContain(`agentbar ${version} is running.`);
+    expect((await run('npx', ['--no-install', 'agentbar', '--version'], app)).stdout).toBe(`agentbar ${version}\n`);
   }, 120_000);
 
   it('serves an agent written against the public SDK, with plain node', async () => {

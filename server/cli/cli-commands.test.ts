@@ -44,6 +44,35 @@ function agentbar(args: string[], input = ''): Promise<Run> {
   return new Promise((resolve) => child.on('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr }))));
 }
 
+describe('version and help', () => {
+  it('prints the version from package.json with --version, -v or version, and exits 0', async () => {
+    const { version } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    for (const word of ['--version', '-v', 'version']) {
+      expect(await agentbar([word])).toEqual({ code: 0, stdout: `agentbar ${version}\n`, stderr: '' });
+    }
+  }, 30_000);
+
+  it("prints a command's help with help COMMAND, serve's without one, and names the commands for an unknown one", async () => {
+    const chat = await agentbar(['help', 'chat']);
+    expect(chat.code).toBe(0);
+    expect(chat.stdout).toMatch(/^Usage: agentbar chat -a <agent>/);
+    const serve = await agentbar(['help']);
+    expect(serve.code).toBe(0);
+    expect(serve.stdout).toMatch(/^Usage: agentbar serve \[options\]/);
+    expect(await agentbar(['help', 'chats'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'agentbar help: no command called chats (the commands: serve, chat, agents, sessions, sign-in, mcp)\n',
+    });
+  }, 30_000);
+
+  it('suggests the command meant for a typo, with the usage, and exits 2', async () => {
+    const run = await agentbar(['chats', '-a', 'demo/guide']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^agentbar: Unknown command: chats \(did you mean agentbar chat\?\)\n\nUsage: agentbar serve/);
+  }, 30_000);
+});
+
 describe('with no server running (the command starts its own)', () => {
   it('agents lists every agent, with --json for scripts', async () => {
     const dir = await h.tmpDir();
