@@ -155,8 +155,10 @@ describe('parseServeArgs flags', () => {
 });
 
 describe('parseServeArgs mistakes', () => {
-  it('names an unknown option', () => {
-    expect(usageError(['serve', '--prot', '1']).message).toBe('Unknown option: --prot');
+  it('names an unknown option, and the one meant when it is a typo', () => {
+    expect(usageError(['serve', '--prot', '1']).message).toBe('Unknown option: --prot (did you mean --port?)');
+    expect(usageError(['--modle=llama3.2']).message).toBe('Unknown option: --modle=llama3.2 (did you mean --model?)');
+    expect(usageError(['--bae-url', 'x']).message).toBe('Unknown option: --bae-url (did you mean --base-url?)');
     expect(usageError(['--verbose=yes']).message).toBe('Unknown option: --verbose=yes');
     expect(usageError(['-p', '1']).message).toBe('Unknown option: -p');
   });

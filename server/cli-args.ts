@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { deriveAcpId } from './acp-agent/derive-acp-id.ts';
 import { splitCommand } from './acp-agent/split-command.ts';
+import { findClosest } from './closest-word.ts';
 
 /**
  * Parses `agentbar serve` arguments. Pure, so every flag and every mistake is unit-tested.
@@ -123,24 +124,19 @@ export const COMMANDS = ['serve', 'chat', 'agents', 'sessions', 'sign-in', 'mcp'
  * @example describeUnknownCommand('chats') // 'Unknown command: chats (did you mean agentbar chat?)'
  */
 export function describeUnknownCommand(word: string): string {
-  const lower = word.toLowerCase();
-  let best: { command: string; distance: number } | null = null;
-  for (const command of COMMANDS) {
-    const distance = editDistance(lower, command);
-    if (distance <= Math.min(2, Math.floor(command.length / 3)) && (!best || distance < best.distance)) best = { command, distance };
-  }
-  return `Unknown command: ${word}${best ? ` (did you mean agentbar ${best.command}?)` : ''}`;
+  const meant = findClosest(word.toLowerCase(), COMMANDS);
+  return `Unknown command: ${word}${meant ? ` (did you mean agentbar ${meant}?)` : ''}`;
 }
 
-/** Levenshtein distance: the fewest one-character edits from a to b. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    previous = current;
-  }
-  return previous[b.length]!;
+/**
+ * " (did you mean --port?)" for a mistyped option among `options` (names without dashes), else "".
+ *
+ * @example suggestOption('--prot', ['port', 'host']) // ' (did you mean --port?)'
+ */
+export function suggestOption(flag: string, options: readonly string[]): string {
+  if (!flag.startsWith('--')) return '';
+  const meant = findClosest(flag.slice(2).split('=')[0]!.toLowerCase(), options);
+  return meant ? ` (did you mean --${meant}?)` : '';
 }
 
 export class UsageError extends Error {
@@ -191,7 +187,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
     const flag = token.rawName;
     const inline = token.inlineValue ? (token.value ?? '') : undefined;
     if (!(token.name in SERVE_OPTIONS) || (flag.startsWith('-') && !flag.startsWith('--') && flag !== '-h')) {
-      throw new UsageError(`Unknown option: ${flag}${inline !== undefined ? `=${inline}` : ''}`);
+      throw new UsageError(`Unknown option: ${flag}${inline !== undefined ? `=${inline}` : ''}${suggestOption(flag, Object.keys(SERVE_OPTIONS))}`);
     }
     const value = () => {
       const v = token.value;

@@ -8,6 +8,7 @@ import { fstatSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { UsageError } from '../cli-args.ts';
+import { findClosest } from '../closest-word.ts';
 import { attachOrEmbed, type Attached } from './attach.ts';
 import { CliError, openSession, runTurn, type Approver, type TurnOutput, type TurnResult } from './chat-turn.ts';
 import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
@@ -73,7 +74,7 @@ function makeTurnOutput(): TurnOutput & { endReply(): void } {
 
 /**
  * The refusal of an agent id nobody serves, with the ones there are and, for a near miss (the
- * name without its folder, another case), the one meant.
+ * name without its folder, another case, a typo), the one meant.
  *
  * @example describeUnknownAgent('guide', agents) // 'Unknown agent: guide; did you mean demo/guide? (agents here: …)'
  */
@@ -81,7 +82,8 @@ function describeUnknownAgent(id: string, agents: readonly { id: string; impleme
   const usable = agents.filter((a) => a.implemented).map((a) => a.id);
   const lower = id.toLowerCase();
   const near = usable.filter((a) => a.toLowerCase() === lower || a.toLowerCase().endsWith(`/${lower}`));
-  const meant = near.length === 1 ? `; did you mean ${near[0]}?` : '';
+  const typo = near.length === 0 ? findClosest(id, usable) : null;
+  const meant = near.length === 1 ? `; did you mean ${near[0]}?` : typo ? `; did you mean ${typo}?` : '';
   const here = usable.length > 0 ? ` (agents here: ${usable.join(', ')}; \`agentbar agents\` describes them)` : ' (this server has no agents that answer)';
   return `Unknown agent: ${id}${meant}${here}`;
 }

@@ -107,12 +107,15 @@ describe('with no server running (the command starts its own)', () => {
     const near = await agentbar(['chat', '-a', 'Guide', '-m', 'hi', '--data-dir', dir]);
     expect(near.code).toBe(1);
     expect(near.stderr).toContain('Unknown agent: Guide; did you mean demo/guide? (agents here:');
+    const misspelt = await agentbar(['chat', '-a', 'demo/giude', '-m', 'hi', '--data-dir', dir]);
+    expect(misspelt.code).toBe(1);
+    expect(misspelt.stderr).toContain('Unknown agent: demo/giude; did you mean demo/guide? (agents here:');
     const planner = await agentbar(['chat', '-a', 'demo/planner', '-m', 'hi', '--data-dir', dir]);
     expect(planner.code).toBe(1);
     expect(planner.stderr).toContain("Agent 'demo/planner' not implemented");
     const typo = await agentbar(['chat', '-a', 'demo/guide', '--mesage', 'hi', '--data-dir', dir]);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toMatch(/Unknown option '--mesage'/);
+    expect(typo.stderr).toMatch(/^agentbar chat: Unknown option '--mesage' \(did you mean --message\?\)\n/);
   }, 30_000);
 
   it('exits 1 when the reply failed', async () => {

@@ -4,7 +4,7 @@
  * running and the command starts one of its own).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { collectAcpArgs, defaultModelAgentId, UsageError, type AcpArgs, type ModelArgs } from '../cli-args.ts';
+import { collectAcpArgs, defaultModelAgentId, suggestOption, UsageError, type AcpArgs, type ModelArgs } from '../cli-args.ts';
 import { defaultDataDir } from '../server.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -48,7 +48,8 @@ export function parseCommandArgs<T extends Options>(argv: string[], options: T):
     parsed = parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals: false, strict: true, tokens: true });
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unexpected argument/, 'Unexpected argument');
-    throw new UsageError(message);
+    const unknown = /^Unknown option '([^']+)'$/.exec(message)?.[1];
+    throw new UsageError(unknown ? `${message}${suggestOption(unknown, Object.keys({ ...COMMON, ...options }))}` : message);
   }
   const v = parsed.values as Record<string, string | boolean | string[] | undefined>;
   let model: ModelArgs | null = null;

@@ -133,7 +133,9 @@ describe('terminal chat', () => {
   it('explains unknown commands and an unknown agent', async () => {
     const t = await openTerminal();
     await t.chat.handleLine('/frobnicate');
-    expect(t.output()).toContain('Unknown command /frobnicate');
+    expect(t.output()).toContain('Unknown command /frobnicate: /help lists them');
+    await t.chat.handleLine('/atach notes.md');
+    expect(t.output()).toContain('Unknown command /atach (did you mean /attach?): /help lists them');
     await t.chat.handleLine('/agent nobody/here');
     await t.chat.handleLine('hello');
     await expect.poll(t.output).toContain('! Unknown agent: nobody/here (unknown_agent)');

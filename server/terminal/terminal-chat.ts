@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { SyncClient } from '../../shared/sync-client.ts';
 import type { FilePart, ToolCallPart } from '../../shared/schemas.ts';
+import { findClosest } from '../closest-word.ts';
 import { describeError } from '../describe-error.ts';
 import { checkAttachments, describeAttachment, readAttachment, type Attachment } from './read-attachment.ts';
 import { describeReplyFile, resolveTypedPath, saveReplyFile } from './save-reply-file.ts';
@@ -26,6 +27,9 @@ export const TERMINAL_HELP = `Commands:
   /detach              drop the files attached for the next message
   /quit                leave (the agent keeps your chats)
 Anything else is sent as a message.`;
+
+/** Every slash command `run` takes, for the one meant by a typo. */
+const SLASH_COMMANDS = ['/help', '/quit', '/exit', '/chats', '/new', '/switch', '/rename', '/delete', '/agents', '/agent', '/approve', '/reject', '/stop', '/save', '/attach', '/detach'];
 
 function pendingApproval(client: SyncClient): ToolCallPart | undefined {
   const messages = client.getSnapshot().state?.active?.messages ?? [];
@@ -196,7 +200,8 @@ export function createTerminalChat(options: {
       }
     }
     if (command?.startsWith('/')) {
-      write(`Unknown command ${command}: /help lists them\n`);
+      const meant = findClosest(command, SLASH_COMMANDS);
+      write(`Unknown command ${command}${meant ? ` (did you mean ${meant}?)` : ''}: /help lists them\n`);
       return;
     }
     if (!line.trim()) return;
