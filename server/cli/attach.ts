@@ -66,10 +66,16 @@ export async function attachOrEmbed(options: { dataDir: string; flags: AgentFlag
     info = null;
   }
   let server: AgentbarServer | null = null;
-  if (!info || !(await isServing(info))) {
+  const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  if (info && (await isServing(info))) {
+    // The running server has its own agents: these flags would otherwise vanish without a word.
+    const flags = [...(options.flags.model ? ['--model'] : []), ...(options.flags.acp.length > 0 ? ['--acp'] : [])];
+    if (flags.length > 0) {
+      write(`${options.name}: a server is already running on ${options.dataDir}, with its own agents; ${flags.join(' and ')} ${flags.length === 1 ? 'applies' : 'apply'} only to a server this command starts. Restart \`agentbar serve\` with them, or pass --data-dir with another folder.`);
+    }
+  } else {
     const { agents } = await buildAgents(options.flags, options.dataDir);
     // Quiet: this process's output is the conversation. Problems still reach stderr (or `log`).
-    const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
     server = await startServer({ agents, dataDir: options.dataDir, port: 0, log: (level, message) => level !== 'info' && write(`[agentbar] ${message}`) });
     info = { url: server.url, http: server.httpUrl, token: server.token };
   }

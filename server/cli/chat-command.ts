@@ -22,7 +22,8 @@ line (to stderr) and exits 0 when the reply is done, 1 when it failed, was stopp
 Tool calls, the files a reply carries and how long the agent thought are noted on stderr.
 Without -m, reads one message per line from piped input (exiting with the status of the last), or
 opens the interactive chat on a terminal (/help for its commands).
-  -a, --agent <id>      The agent to talk to (required; \`agentbar agents\` lists them)
+  -a, --agent <id>      The agent to talk to (\`agentbar agents\` lists them); needed unless one
+                        agent is given with --model or --acp
   -m, --message <text>  The message to send
   --session <name>      The chat to use, by title or id (default "default"; created on first use)
   --new                 Start that session afresh (deleting it through the agent, which may refuse)
@@ -150,9 +151,12 @@ export async function runChat(argv: string[]): Promise<number> {
   }
   try {
     const state = attached.client.getSnapshot().state!;
-    const agent = typeof values.agent === 'string' ? values.agent : null;
+    // With no -a, the one agent given by --model or --acp is the one meant (when it is served).
+    const given = [...(common.model ? [common.model.agentId] : []), ...common.acp.map((a) => a.id)];
+    const served = given.filter((id) => state.agents.some((a) => a.id === id && a.implemented));
+    const agent = typeof values.agent === 'string' ? values.agent : given.length === 1 && served.length === 1 ? served[0]! : null;
     if (!agent) {
-      const example = state.agents.find((a) => a.implemented)?.id ?? state.agents[0]?.id ?? 'demo/guide';
+      const example = served[0] ?? state.agents.find((a) => a.implemented)?.id ?? state.agents[0]?.id ?? 'demo/guide';
       throw new CliError(`Error: Please specify an agent with -a (e.g., -a ${example})`, 2);
     }
     const known = state.agents.find((a) => a.id === agent);

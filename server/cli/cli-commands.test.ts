@@ -142,9 +142,9 @@ describe('with no server running (the command starts its own)', () => {
         { type: 'text', text: 'Attached file "App.tsx" (text/plain):\n```\nexport const App = () => <main />;\n```' },
       ]);
 
-      // Standard input: `git diff | agentbar chat -m … --attach -`.
+      // Standard input: `git diff | agentbar chat -m … --attach -`; with no -a, the agent --model gives.
       fake.queue({ steps: [{ text: 'A small diff.' }] });
-      const piped = await agentbar(['chat', '-a', 'model/fake-model-7b', '--model', 'fake-model:7b', '--base-url', fake.baseUrl, '-m', 'review the diff', '--attach', '-', '--data-dir', dir], '-a\n+b\n');
+      const piped = await agentbar(['chat', '--model', 'fake-model:7b', '--base-url', fake.baseUrl, '-m', 'review the diff', '--attach', '-', '--data-dir', dir], '-a\n+b\n');
       expect(piped.stderr).toMatch(/^✓ done/);
       expect(piped.code).toBe(0);
       expect(piped.stdout).toBe('A small diff.\n');
@@ -317,6 +317,18 @@ describe('with a server running', () => {
     expect((JSON.parse(sessions.stdout) as { name: string }[]).map((s) => s.name)).toEqual(['shared']);
     // Still the same server: the command started none of its own.
     expect(isProcessAlive(server.pid)).toBe(true);
+  }, 30_000);
+
+  it('says that --model and --acp do not change the running server, and talks to it as it is', async () => {
+    const dir = await h.tmpDir();
+    await spawnServer(dir, { env: { AGENTBAR_DEMO_PACE_MS: '0' } });
+    const run = await agentbar(['chat', '-a', 'demo/guide', '-m', 'help', '--model', 'llama3.2', '--base-url', 'http://127.0.0.1:9/v1', '--data-dir', dir]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`agentbar chat: a server is already running on ${dir}, with its own agents; --model applies only to a server this command starts.`);
+    // Its agent is not there: -a is still needed, with one that is.
+    const bare = await agentbar(['chat', '-m', 'help', '--model', 'llama3.2', '--base-url', 'http://127.0.0.1:9/v1', '--data-dir', dir]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('Error: Please specify an agent with -a (e.g., -a demo/guide)');
   }, 30_000);
 
   it('--yes approves a tool call, which a connected toolbar then runs', async () => {
