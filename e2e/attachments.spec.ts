@@ -106,3 +106,21 @@ test('turns an attached BMP or GIF into a PNG, which every agent takes, and keep
   expect(svg).toMatchObject({ type: 'image', mimeType: 'image/svg+xml' });
   expect(Buffer.from(svg!.image.split(',')[1]!, 'base64').toString()).toContain('<rect');
 });
+
+test('scales an image it converts down to at most 4096 × 4096 pixels, whatever size it claims', async ({ toolbar, page, server }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  // 5,000 × 5,000 pixels of one colour: small as a file, 100 MB once drawn. The browser reads an
+  // image by its bytes, so PNG bytes labelled as a BMP take the BMP's path.
+  const huge = makePng(5000, 5000, () => [30, 120, 200]);
+  await page.locator('agentbar-toolbar input[type="file"]').setInputFiles([{ name: 'wall.bmp', mimeType: 'image/bmp', buffer: huge }]);
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove wall.png' })).toBeVisible({ timeout: 20_000 });
+  await toolbar.composer.fill('too big?');
+  await toolbar.sendButton.click();
+  await expect(toolbar.userMessages).toHaveCount(1);
+  const [message] = await readUserMessages(server);
+  const image = message!.content[1] as { image: string; mimeType: string };
+  expect(image.mimeType).toBe('image/png');
+  const png = Buffer.from(image.image.split(',')[1]!, 'base64');
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([4096, 4096]);
+});

@@ -13,6 +13,12 @@ const SENT_AS_THEY_ARE: readonly string[] = ['image/png', 'image/jpeg', 'image/w
 /** Images larger than this are not decoded (a 4K screenshot as a BMP is about 25 MB). */
 export const MAX_CONVERTED_INPUT_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Most pixels drawn: a larger image is scaled down to this (4096 × 4096), which bounds the canvas's
+ * memory whatever the file claims, and is still more than any model looks at.
+ */
+export const MAX_CONVERTED_PIXELS = 4096 * 4096;
+
 /** What `convertImage` gives: the new bytes, their type and the file name to show. */
 export interface ConvertedImage {
   bytes: Uint8Array;
@@ -58,22 +64,25 @@ export async function convertImage(image: Blob, name: string, maxBytes: number):
   }
 }
 
-/** The bitmap drawn on a canvas, and a way to encode it; null when there is no 2D canvas. */
+/** The bitmap drawn on a canvas (scaled down past MAX_CONVERTED_PIXELS), and a way to encode it; null when there is no 2D canvas. */
 function drawOnCanvas(bitmap: ImageBitmap): ((type: string) => Promise<Blob | null>) | null {
+  const scale = Math.min(1, Math.sqrt(MAX_CONVERTED_PIXELS / Math.max(1, bitmap.width * bitmap.height)));
+  const width = Math.max(1, Math.floor(bitmap.width * scale));
+  const height = Math.max(1, Math.floor(bitmap.height * scale));
   if (typeof OffscreenCanvas === 'function') {
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const canvas = new OffscreenCanvas(width, height);
     const context = canvas.getContext('2d');
     if (!context) return null;
-    context.drawImage(bitmap, 0, 0);
+    context.drawImage(bitmap, 0, 0, width, height);
     return (type) => canvas.convertToBlob({ type, quality: 0.92 });
   }
   if (typeof document === 'undefined') return null;
   const canvas = document.createElement('canvas');
-  canvas.width = bitmap.width;
-  canvas.height = bitmap.height;
+  canvas.width = width;
+  canvas.height = height;
   const context = canvas.getContext('2d');
   if (!context) return null;
-  context.drawImage(bitmap, 0, 0);
+  context.drawImage(bitmap, 0, 0, width, height);
   return (type) => new Promise((resolve) => canvas.toBlob(resolve, type, 0.92));
 }
 
