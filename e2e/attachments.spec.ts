@@ -124,3 +124,24 @@ test('scales an image it converts down to at most 4096 × 4096 pixels, whatever 
   const png = Buffer.from(image.image.split(',')[1]!, 'base64');
   expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([4096, 4096]);
 });
+
+test('scales down a pasted screenshot over the 5 MB limit until it fits, instead of refusing it', async ({ toolbar, page, server }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  // Noise does not compress: 1,700 × 1,100 pixels make a PNG of about 5.6 MB.
+  let seed = 7;
+  const noise = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24);
+  const big = makePng(1700, 1100, () => [noise(), noise(), noise()]);
+  expect(big.length).toBeGreaterThan(5 * 1024 * 1024);
+  await page.locator('agentbar-toolbar input[type="file"]').setInputFiles([{ name: 'retina.png', mimeType: 'image/png', buffer: big }]);
+  // A JPEG of the same picture fits: the chip names it.
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove retina.jpg' })).toBeVisible({ timeout: 20_000 });
+  await expect(toolbar.panel.locator('.ab-composer .ab-error')).toHaveCount(0);
+  await toolbar.composer.fill('what is this?');
+  await toolbar.sendButton.click();
+  await expect(toolbar.userMessages.first().getByRole('img', { name: 'Attached image' })).toHaveJSProperty('naturalWidth', 1700);
+  const [message] = await readUserMessages(server);
+  const image = message!.content[1] as { image: string; mimeType: string };
+  expect(image.mimeType).toBe('image/jpeg');
+  expect(image.image.length).toBeLessThan(7_000_000);
+});

@@ -1,9 +1,10 @@
 /**
- * Turns an image not every agent takes into one they all do. Model APIs and coding agents refuse
- * the whole request for a BMP or an AVIF, Ollama refuses any GIF and OpenAI an animated one; the
- * browser decodes them all, so the toolbar sends what it shows, as a PNG (a JPEG when the PNG
- * would be over the size limit). A GIF becomes its first frame, the one a model would see. An SVG
- * stays as it is: agents read its source.
+ * Turns an image not every agent takes into one they all do, and one too large to send into one
+ * that fits. Model APIs and coding agents refuse the whole request for a BMP or an AVIF, Ollama
+ * refuses any GIF and OpenAI an animated one; the browser decodes them all, so the toolbar sends
+ * what it shows, as a PNG (a JPEG when the PNG would be over the size limit). A GIF becomes its
+ * first frame, the one a model would see. An image over the limit is scaled down until it fits:
+ * models look at far fewer pixels anyway. An SVG stays as it is: agents read its source.
  */
 import { IMAGE_MIME_TYPES } from '../../shared/data-url.ts';
 
@@ -26,15 +27,20 @@ export interface ConvertedImage {
   name: string;
 }
 
-/** Whether an image of this type is turned into a PNG before it is sent. */
-export function needsConversion(mimeType: string): boolean {
-  return IMAGE_MIME_TYPES.includes(mimeType) && !SENT_AS_THEY_ARE.includes(mimeType);
+/**
+ * Whether an image is redrawn before it is sent: one not every agent takes, or one over the size
+ * limit (a Retina screenshot as a PNG is often 10 MB), which is scaled down until it fits.
+ */
+export function needsConversion(mimeType: string, overLimit: boolean): boolean {
+  if (!IMAGE_MIME_TYPES.includes(mimeType) || mimeType === 'image/svg+xml') return false;
+  return overLimit || !SENT_AS_THEY_ARE.includes(mimeType);
 }
 
 /**
- * The image as a PNG, or as a JPEG when the PNG is over `maxBytes`; null when it cannot be
- * decoded here (no canvas, a broken file, a format this browser does not read) or fits neither
- * way, and the caller sends it as it is.
+ * The image as a PNG, or as a JPEG when the PNG is over `maxBytes` (a JPEG first for a JPEG), at
+ * most MAX_CONVERTED_PIXELS and then a quarter and a sixteenth of that until one fits; null when
+ * it cannot be decoded here (no canvas, a broken file, a format this browser does not read) or
+ * fits no way, and the caller sends it as it is or refuses it.
  *
  * @example const png = await convertImage(bmpFile, 'shot.bmp', MAX_ATTACHMENT_BYTES); // { mimeType: 'image/png', name: 'shot.png', … }
  */
@@ -46,14 +52,17 @@ export async function convertImage(image: Blob, name: string, maxBytes: number):
   } catch {
     return null;
   }
+  const types = image.type === 'image/jpeg' ? JPEG_FIRST : PNG_FIRST;
   try {
-    const encode = drawOnCanvas(bitmap);
-    if (!encode) return null;
-    for (const [mimeType, extension] of [['image/png', 'png'], ['image/jpeg', 'jpg']] as const) {
-      const blob = await encode(mimeType);
-      // A browser that cannot encode a type gives a PNG instead: only a match counts.
-      if (blob && blob.type === mimeType && blob.size <= maxBytes) {
-        return { bytes: new Uint8Array(await blob.arrayBuffer()), mimeType, name: withExtension(name, extension) };
+    for (const pixels of [MAX_CONVERTED_PIXELS, MAX_CONVERTED_PIXELS / 4, MAX_CONVERTED_PIXELS / 16]) {
+      const encode = drawOnCanvas(bitmap, pixels);
+      if (!encode) return null;
+      for (const [mimeType, extension] of types) {
+        const blob = await encode(mimeType);
+        // A browser that cannot encode a type gives a PNG instead: only a match counts.
+        if (blob && blob.type === mimeType && blob.size <= maxBytes) {
+          return { bytes: new Uint8Array(await blob.arrayBuffer()), mimeType, name: withExtension(name, extension) };
+        }
       }
     }
     return null;
@@ -64,9 +73,12 @@ export async function convertImage(image: Blob, name: string, maxBytes: number):
   }
 }
 
-/** The bitmap drawn on a canvas (scaled down past MAX_CONVERTED_PIXELS), and a way to encode it; null when there is no 2D canvas. */
-function drawOnCanvas(bitmap: ImageBitmap): ((type: string) => Promise<Blob | null>) | null {
-  const scale = Math.min(1, Math.sqrt(MAX_CONVERTED_PIXELS / Math.max(1, bitmap.width * bitmap.height)));
+const PNG_FIRST = [['image/png', 'png'], ['image/jpeg', 'jpg']] as const;
+const JPEG_FIRST = [['image/jpeg', 'jpg'], ['image/png', 'png']] as const;
+
+/** The bitmap drawn on a canvas of at most `maxPixels`, and a way to encode it; null when there is no 2D canvas. */
+function drawOnCanvas(bitmap: ImageBitmap, maxPixels: number): ((type: string) => Promise<Blob | null>) | null {
+  const scale = Math.min(1, Math.sqrt(maxPixels / Math.max(1, bitmap.width * bitmap.height)));
   const width = Math.max(1, Math.floor(bitmap.width * scale));
   const height = Math.max(1, Math.floor(bitmap.height * scale));
   if (typeof OffscreenCanvas === 'function') {

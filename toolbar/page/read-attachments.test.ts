@@ -94,6 +94,23 @@ describe('readAttachments', () => {
     ]);
   });
 
+  it('hands an image over the limit to the converter to fit, and refuses other files over it', async () => {
+    const asked: string[] = [];
+    const { attachments, errors } = await readAttachments(
+      [file('retina.png', 'image/png', 5_300_000), file('small.png', 'image/png', new Uint8Array([137])), file('big.txt', 'text/plain', 5_300_000)],
+      async (f, name) => {
+        asked.push(name);
+        return { bytes: new Uint8Array([255, 216]), mimeType: 'image/jpeg', name: 'retina.jpg' };
+      },
+    );
+    expect(asked).toEqual(['retina.png']);
+    expect(attachments.map((a) => [a.name, a.mimeType, a.dataUrl])).toEqual([
+      ['retina.jpg', 'image/jpeg', 'data:image/jpeg;base64,/9g='],
+      ['small.png', 'image/png', 'data:image/png;base64,iQ=='],
+    ]);
+    expect(errors).toEqual([expect.stringMatching(/^big\.txt is 5\.1 MB/)]);
+  });
+
   it('sends an image it could not convert as it is, or refuses it by its own size', async () => {
     const { attachments, errors } = await readAttachments(
       [file('odd.bmp', 'image/bmp', new Uint8Array([66, 77])), file('huge.bmp', 'image/bmp', 5_300_000)],

@@ -48,8 +48,8 @@ const convertInBrowser: ImageConverter = (file, name) =>
 
 /**
  * Reads files into attachments; files over the limit are left out with a clear message each. A
- * BMP or an AVIF becomes a PNG first (`convert-image.ts`), which also brings a large BMP under
- * the limit.
+ * BMP, an AVIF or a GIF becomes a PNG first, and an image over the limit is scaled down until it
+ * fits (`convert-image.ts`).
  *
  * @example
  * const { attachments, errors } = await readAttachments([...input.files]);
@@ -61,7 +61,7 @@ export async function readAttachments(files: readonly FileLike[], convert: Image
     let mimeType = normalizeMime(file.type);
     let name = cutName(file.name);
     let bytes: Uint8Array | null = null;
-    if (needsConversion(mimeType)) {
+    if (needsConversion(mimeType, dataUrlLength(file.size, mimeType) > LIMITS.maxDataUrlLength)) {
       const converted = await convert(file, name);
       if (converted) ({ bytes, mimeType, name } = { ...converted, name: cutName(converted.name) });
     }
