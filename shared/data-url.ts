@@ -30,6 +30,9 @@ export const MAX_ATTACHMENT_BYTES = Math.floor(((LIMITS.maxDataUrlLength - 100) 
 /** What the data URLs of one message may add up to, leaving room for the frame's JSON around them. */
 export const MAX_ATTACHMENTS_LENGTH = LIMITS.maxFrameBytes - 512 * 1024;
 
+/** About how many bytes of files that is (base64 takes 4 characters for 3 bytes), as users count them. */
+export const MAX_ATTACHMENTS_BYTES = Math.floor((MAX_ATTACHMENTS_LENGTH * 3) / 4);
+
 /**
  * A data URL's mime type and base64 payload.
  *

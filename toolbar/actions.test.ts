@@ -200,7 +200,8 @@ describe('buildContent', () => {
 
   it('refuses attachments that together exceed a frame', () => {
     const big = Array.from({ length: 2 }, (_, i) => attachment(i, 5_000_000));
-    expect(buildContent('', big)).toEqual({ ok: false, error: expect.stringMatching(/Attachments total 9\.5 MiB/) });
+    // 5,000,000 base64 characters each: 3.75 MB of file each, as the user counts it.
+    expect(buildContent('', big)).toEqual({ ok: false, error: 'The attachments total 7.2 MB; one message carries at most 5.6 MB. Send some with your next message.' });
   });
 
   it('refuses text over the limit', () => {

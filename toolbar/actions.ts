@@ -3,7 +3,8 @@
  * two, for a first message without a chat) and reports a refusal as text for an inline alert.
  * None of them touches agent state: the server's patches do that.
  */
-import { MAX_ATTACHMENTS_LENGTH } from '../shared/data-url.ts';
+import { dataUrlBytes, MAX_ATTACHMENTS_BYTES, MAX_ATTACHMENTS_LENGTH } from '../shared/data-url.ts';
+import { formatBytes } from '../shared/format.ts';
 import { makeId } from '../shared/ids.ts';
 import { LIMITS } from '../shared/limits.ts';
 import type { BrowserMetadata, SelectedElement, UserContentPart, UserMessage } from '../shared/schemas.ts';
@@ -75,8 +76,9 @@ export function buildContent(
     return { ok: false, error: `A message holds at most ${LIMITS.maxParts} parts; remove ${content.length - LIMITS.maxParts} attachment(s)` };
   }
   if (bytes > MAX_ATTACHMENTS_LENGTH) {
-    const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
-    return { ok: false, error: `Attachments total ${mib(bytes)} MiB; one message carries at most ${mib(MAX_ATTACHMENTS_LENGTH)} MiB` };
+    // In the sizes the user sees on their files, not the longer base64 that carries them.
+    const files = attachments.reduce((sum, a) => sum + dataUrlBytes(a.dataUrl), 0);
+    return { ok: false, error: `The attachments total ${formatBytes(files)}; one message carries at most ${formatBytes(MAX_ATTACHMENTS_BYTES)}. Send some with your next message.` };
   }
   return { ok: true, content };
 }

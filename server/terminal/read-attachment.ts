@@ -8,7 +8,7 @@
 import { createReadStream, type Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { dataUrlBytes, IMAGE_MIME_TYPES, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_LENGTH } from '../../shared/data-url.ts';
+import { dataUrlBytes, IMAGE_MIME_TYPES, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_BYTES, MAX_ATTACHMENTS_LENGTH } from '../../shared/data-url.ts';
 import { formatBytes } from '../../shared/format.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { FilePart, ImagePart } from '../../shared/schemas.ts';
@@ -90,7 +90,7 @@ export function checkAttachments(parts: readonly Attachment[]): void {
   // The message's text takes one part.
   if (parts.length > LIMITS.maxParts - 1) throw new AttachmentError(`A message carries at most ${LIMITS.maxParts - 1} files; ${parts.length} were given`);
   const total = parts.reduce((sum, p) => sum + (p.type === 'image' ? p.image : p.data).length, 0);
-  if (total > MAX_ATTACHMENTS_LENGTH) throw new AttachmentError(`The files total more than one message carries (${formatBytes(Math.floor((MAX_ATTACHMENTS_LENGTH * 3) / 4))}); attach fewer`);
+  if (total > MAX_ATTACHMENTS_LENGTH) throw new AttachmentError(`The files total more than one message carries (${formatBytes(MAX_ATTACHMENTS_BYTES)}); attach fewer`);
 }
 
 /**
