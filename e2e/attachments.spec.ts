@@ -3,6 +3,7 @@
  * chips before sending, an image preview and download links in the sent message.
  */
 import { expect, snap, test } from './fixtures.ts';
+import { MAX_ATTACHMENTS_LENGTH } from '../shared/data-url.ts';
 import { makeBmp, makePng } from './png.ts';
 import { readUserMessages } from './wire-client.ts';
 
@@ -144,4 +145,30 @@ test('scales down a pasted screenshot over the 5 MB limit until it fits, instead
   const image = message!.content[1] as { image: string; mimeType: string };
   expect(image.mimeType).toBe('image/jpeg');
   expect(image.image.length).toBeLessThan(7_000_000);
+});
+
+test('redraws several large screenshots smaller until one message carries them all', async ({ toolbar, page, server }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  let seed = 11;
+  const noise = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24);
+  // Three PNGs of about 2.5 MB each: each under the 5 MB limit, 7.5 MB together.
+  const shots = [1, 2, 3].map((n) => ({ name: `step-${n}.png`, mimeType: 'image/png', buffer: makePng(1000, 850, () => [noise(), noise(), noise()]) }));
+  await toolbar.composer.fill('these three steps');
+  await page.locator('agentbar-toolbar input[type="file"]').setInputFiles(shots);
+  // Sending waits while the images are prepared, and says why.
+  await expect(toolbar.panel.getByText('Preparing the attachments…')).toBeVisible();
+  await expect(toolbar.sendButton).toBeDisabled();
+  await expect(toolbar.sendButton).toBeEnabled({ timeout: 30_000 });
+  await toolbar.sendButton.click();
+  await expect(toolbar.userMessages.first().getByRole('img', { name: 'Attached image' })).toHaveCount(3);
+  await expect(toolbar.panel.locator('.ab-composer .ab-error')).toHaveCount(0);
+  const [message] = await readUserMessages(server);
+  const images = message!.content.slice(1) as { image: string; mimeType: string }[];
+  expect(images).toHaveLength(3);
+  // The largest were redrawn as JPEGs until the three fit; one may fit as it was.
+  expect(images.filter((i) => i.mimeType === 'image/jpeg').length).toBeGreaterThanOrEqual(2);
+  expect(images.reduce((sum, i) => sum + i.image.length, 0)).toBeLessThanOrEqual(MAX_ATTACHMENTS_LENGTH);
+  // Still the whole picture, only encoded smaller.
+  for (const img of await toolbar.userMessages.first().getByRole('img', { name: 'Attached image' }).all()) await expect(img).toHaveJSProperty('naturalWidth', 1000);
 });

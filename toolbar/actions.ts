@@ -9,7 +9,7 @@ import { makeId } from '../shared/ids.ts';
 import { LIMITS } from '../shared/limits.ts';
 import type { BrowserMetadata, SelectedElement, UserContentPart, UserMessage } from '../shared/schemas.ts';
 import type { SyncClient } from '../shared/sync-client.ts';
-import { selectChatsSorted, selectComposerAgent, selectSendBlocker } from './selectors.ts';
+import { selectChatsSorted, selectComposerAgent, selectComposerBlocker, selectSendBlocker } from './selectors.ts';
 import type { Attachment, PickedElement, ToolbarStore } from './store.ts';
 
 export interface ActionsEnv {
@@ -166,7 +166,7 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
     async send() {
       const s = store.getState();
       if (s.sending) return false;
-      const blocker = selectSendBlocker(s);
+      const blocker = selectComposerBlocker(s);
       if (blocker) {
         s.setComposerError(blocker);
         return false;

@@ -18,6 +18,7 @@ import { followVisualViewport } from './page/follow-visual-viewport.ts';
 import { startPicker } from './page/picker.ts';
 import { bindPolicyWatch } from './page/policy-watch.ts';
 import { bindRefusalProbe } from './page/refusal-probe.ts';
+import { fitAttachments } from './page/fit-attachments.ts';
 import { readAttachments } from './page/read-attachments.ts';
 import { createToolbarStore, type PickedElement, type PrefsStorage, type ToolbarStore } from './store.ts';
 import { TOOLBAR_CSS } from './styles.ts';
@@ -154,10 +155,17 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
     store,
     actions,
     async attachFiles(files) {
-      const { attachments, errors } = await readAttachments(files);
-      const s = getStore().getState();
-      if (attachments.length) s.addAttachments(attachments);
-      s.setComposerError(errors.length ? errors.join('\n') : null);
+      const state = () => getStore().getState();
+      state().noteAttachmentsInProgress(true);
+      try {
+        const { attachments, errors } = await readAttachments(files);
+        if (attachments.length) state().addAttachments(attachments);
+        state().setComposerError(errors.length ? errors.join('\n') : null);
+        // Several large screenshots: the images are redrawn smaller until the message carries them all.
+        for (const smaller of await fitAttachments(state().attachments)) state().replaceAttachment(smaller);
+      } finally {
+        state().noteAttachmentsInProgress(false);
+      }
     },
   };
   const unbindPicker = bindPicker(win, host, store);

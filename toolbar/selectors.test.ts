@@ -12,6 +12,7 @@ import {
   selectRunInActiveChat,
   isConnectionBlocker,
   REFUSED_MESSAGE,
+  selectComposerBlocker,
   selectSendBlocker,
 } from './selectors.ts';
 import { INITIAL_UI_STATE, type ToolbarState } from './store.ts';
@@ -69,6 +70,12 @@ describe('selectSendBlocker', () => {
     expect(selectSendBlocker(ui({ status: 'closed' }))).toMatch(/Disconnected/);
     const state = makeState({ agents: [{ id: 'x', description: '', implemented: false, tools: [], workflows: [] }] });
     expect(selectSendBlocker(ui({ state }))).toMatch(/No implemented agent/);
+  });
+
+  it("holds the composer's message while its files are prepared, not a retry of another", () => {
+    expect(selectComposerBlocker(ui({}, { attachmentsInProgress: 1 }))).toBe('Preparing the attachments…');
+    expect(selectSendBlocker(ui({}, { attachmentsInProgress: 1 }))).toBeNull();
+    expect(selectComposerBlocker(ui({ status: 'offline' }, { attachmentsInProgress: 1 }))).toMatch(/Offline/);
   });
 });
 

@@ -183,6 +183,11 @@ export function selectSendBlocker(s: ToolbarState): string | null {
   return null;
 }
 
+/** Why the composer's message cannot be sent right now: as above, or its files are still being prepared. */
+export function selectComposerBlocker(s: ToolbarState): string | null {
+  return selectSendBlocker(s) ?? (s.attachmentsInProgress > 0 ? 'Preparing the attachments…' : null);
+}
+
 /** Tool calls waiting for the developer in the active chat (shown on the collapsed launcher). */
 export function countAwaitingApproval(messages: readonly Message[]): number {
   let n = 0;

@@ -44,6 +44,8 @@ export interface ToolbarState extends UiPrefs {
   sync: SyncView;
   draft: string;
   attachments: Attachment[];
+  /** Files being read, converted or fitted to one message: sending waits for them. */
+  attachmentsInProgress: number;
   /** Reused while the same content is retried, so a retry cannot post the message twice. */
   pendingClientMessageId: string | null;
   sending: boolean;
@@ -71,6 +73,10 @@ export interface ToolbarActions {
   setDraft(draft: string): void;
   addAttachments(attachments: Attachment[]): void;
   removeAttachment(id: string): void;
+  /** Puts a smaller version of an attachment in its place (same id); none when it was removed meanwhile. */
+  replaceAttachment(next: Attachment): void;
+  /** Counts a batch of files starting (true) or done (false) being prepared. */
+  noteAttachmentsInProgress(started: boolean): void;
   setAgentChoice(chatId: string | null, agent: string): void;
   setPicking(picking: boolean): void;
   setHovered(el: Element | null): void;
@@ -101,6 +107,7 @@ export const MAX_PICKED = 50;
 export const INITIAL_UI_STATE: Omit<ToolbarState, keyof UiPrefs | 'sync'> = {
   draft: '',
   attachments: [],
+  attachmentsInProgress: 0,
   pendingClientMessageId: null,
   sending: false,
   composerError: null,
@@ -189,6 +196,11 @@ export function createToolbarStore(options: CreateToolbarStoreOptions): { store:
       set({ attachments: [...get().attachments, ...attachments], pendingClientMessageId: null, composerError: null }),
     removeAttachment: (id) =>
       set({ attachments: get().attachments.filter((a) => a.id !== id), pendingClientMessageId: null }),
+    noteAttachmentsInProgress: (started) => set({ attachmentsInProgress: Math.max(0, get().attachmentsInProgress + (started ? 1 : -1)) }),
+    replaceAttachment: (next) => {
+      if (!get().attachments.some((a) => a.id === next.id)) return;
+      set({ attachments: get().attachments.map((a) => (a.id === next.id ? next : a)), pendingClientMessageId: null });
+    },
     setAgentChoice: (chatId, agent) => set({ agentChoice: { chatId, agent }, pendingClientMessageId: null }),
     setPicking: (picking) => set(picking ? { picking } : { picking, hovered: null }),
     setHovered: (hovered) => {

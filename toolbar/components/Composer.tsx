@@ -8,7 +8,7 @@ import {
   selectComposerAgent,
   selectConnectionProblem,
   selectRunInActiveChat,
-  selectSendBlocker,
+  selectComposerBlocker,
 } from '../selectors.ts';
 import { CloseIcon, CursorIcon, FileIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
 
@@ -111,7 +111,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
   const sending = useToolbar((s) => s.sending);
   const error = useToolbar((s) => s.composerError);
   const picking = useToolbar((s) => s.picking);
-  const blocker = useToolbar(selectSendBlocker);
+  const blocker = useToolbar(selectComposerBlocker);
   const connectionProblem = useToolbar(selectConnectionProblem);
   const running = useToolbar(selectRunInActiveChat);
   const run = useToolbar((s) => s.sync.state?.run ?? null);

@@ -7,6 +7,7 @@ import { formatBytes } from '../../shared/format.ts';
 import { makeId } from '../../shared/ids.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { Attachment } from '../store.ts';
+import { toBase64 } from './base64.ts';
 import { convertImage, needsConversion, type ConvertedImage } from './convert-image.ts';
 
 const MIME = /^[\w.+-]+\/[\w.+-]+$/;
@@ -23,15 +24,6 @@ export interface FileLike {
 export function normalizeMime(type: string): string {
   const bare = type.split(';')[0]!.trim().toLowerCase();
   return MIME.test(bare) && bare.length <= LIMITS.maxMimeTypeLength ? bare : 'application/octet-stream';
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
-  }
-  return btoa(binary);
 }
 
 function cutName(name: string): string {
