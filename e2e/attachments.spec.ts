@@ -147,6 +147,30 @@ test('scales down a pasted screenshot over the 5 MB limit until it fits, instead
   expect(image.image.length).toBeLessThan(7_000_000);
 });
 
+test('gives a screenshot sent as a JPEG a white background where it was transparent, not black', async ({ toolbar, page }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  let seed = 5;
+  const noise = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24);
+  // A window screenshot: a transparent margin (its shadow) around noisy content, 7 MB as a PNG.
+  const shot = makePng(1400, 1300, (x, y) => (x < 60 || y < 60 ? [0, 0, 0, 0] : [noise(), noise(), noise(), 255]));
+  await page.locator('agentbar-toolbar input[type="file"]').setInputFiles([{ name: 'window.png', mimeType: 'image/png', buffer: shot }]);
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove window.jpg' })).toBeVisible({ timeout: 20_000 });
+  await toolbar.composer.fill('the margin');
+  await toolbar.sendButton.click();
+  const img = toolbar.userMessages.first().getByRole('img', { name: 'Attached image' });
+  await expect(img).toHaveJSProperty('naturalWidth', 1400);
+  const corner = await img.evaluate((el: HTMLImageElement) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 20;
+    canvas.height = 20;
+    const context = canvas.getContext('2d')!;
+    context.drawImage(el, 0, 0, 20, 20, 0, 0, 20, 20);
+    return [...context.getImageData(10, 10, 1, 1).data];
+  });
+  for (const channel of corner.slice(0, 3)) expect(channel).toBeGreaterThan(240);
+});
+
 test('redraws several large screenshots smaller until one message carries them all', async ({ toolbar, page, server }) => {
   await toolbar.start();
   await toolbar.newChat();

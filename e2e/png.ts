@@ -11,20 +11,22 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /**
- * An RGB PNG of `width`×`height` pixels whose colours come from `pixel(x, y)`.
+ * An RGB PNG of `width`×`height` pixels whose colours come from `pixel(x, y)`; RGBA when it
+ * gives four values (the fourth is the opacity, 0 to 255).
  *
  * @example const png = makePng(32, 32, (x, y) => [x * 8, y * 8, 128]);
  */
-export function makePng(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Buffer {
+export function makePng(width: number, height: number, pixel: (x: number, y: number) => [number, number, number] | [number, number, number, number]): Buffer {
+  const channels = pixel(0, 0).length;
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth
-  header[9] = 2; // colour type: RGB
-  const rows = Buffer.alloc(height * (1 + width * 3));
+  header[9] = channels === 4 ? 6 : 2; // colour type: RGBA or RGB
+  const rows = Buffer.alloc(height * (1 + width * channels));
   for (let y = 0; y < height; y++) {
-    const row = y * (1 + width * 3); // each row starts with filter type 0
-    for (let x = 0; x < width; x++) rows.set(pixel(x, y), row + 1 + x * 3);
+    const row = y * (1 + width * channels); // each row starts with filter type 0
+    for (let x = 0; x < width; x++) rows.set(pixel(x, y), row + 1 + x * channels);
   }
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),

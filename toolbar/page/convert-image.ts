@@ -76,17 +76,31 @@ export async function convertImage(image: Blob, name: string, maxBytes: number):
 const PNG_FIRST = [['image/png', 'png'], ['image/jpeg', 'jpg']] as const;
 const JPEG_FIRST = [['image/jpeg', 'jpg'], ['image/png', 'png']] as const;
 
-/** The bitmap drawn on a canvas of at most `maxPixels`, and a way to encode it; null when there is no 2D canvas. */
+/**
+ * A canvas of at most `maxPixels` for the bitmap, and a way to encode it as a type; null when there
+ * is no 2D canvas. A JPEG has no transparency: it gets a white background, as a page would show it,
+ * where the canvas would give black (the shadow around a macOS window screenshot).
+ */
 function drawOnCanvas(bitmap: ImageBitmap, maxPixels: number): ((type: string) => Promise<Blob | null>) | null {
   const scale = Math.min(1, Math.sqrt(maxPixels / Math.max(1, bitmap.width * bitmap.height)));
   const width = Math.max(1, Math.floor(bitmap.width * scale));
   const height = Math.max(1, Math.floor(bitmap.height * scale));
+  const paint = (context: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D, type: string) => {
+    context.clearRect(0, 0, width, height);
+    if (type === 'image/jpeg') {
+      context.fillStyle = '#fff';
+      context.fillRect(0, 0, width, height);
+    }
+    context.drawImage(bitmap, 0, 0, width, height);
+  };
   if (typeof OffscreenCanvas === 'function') {
     const canvas = new OffscreenCanvas(width, height);
     const context = canvas.getContext('2d');
     if (!context) return null;
-    context.drawImage(bitmap, 0, 0, width, height);
-    return (type) => canvas.convertToBlob({ type, quality: 0.92 });
+    return (type) => {
+      paint(context, type);
+      return canvas.convertToBlob({ type, quality: 0.92 });
+    };
   }
   if (typeof document === 'undefined') return null;
   const canvas = document.createElement('canvas');
@@ -94,8 +108,10 @@ function drawOnCanvas(bitmap: ImageBitmap, maxPixels: number): ((type: string) =
   canvas.height = height;
   const context = canvas.getContext('2d');
   if (!context) return null;
-  context.drawImage(bitmap, 0, 0, width, height);
-  return (type) => new Promise((resolve) => canvas.toBlob(resolve, type, 0.92));
+  return (type) => {
+    paint(context, type);
+    return new Promise((resolve) => canvas.toBlob(resolve, type, 0.92));
+  };
 }
 
 /** `shot.bmp` → `shot.png`; a name without an extension gets one. */
