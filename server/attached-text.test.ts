@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMediaMime, readAttachedText } from './attached-text.ts';
+import { isMediaMime, readAttachedImage, readAttachedText } from './attached-text.ts';
 
 const url = (mime: string, bytes: Buffer | string) => `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
 
@@ -32,5 +32,20 @@ describe('isMediaMime', () => {
   it('is true for what a model may take as it is', () => {
     expect(['image/png', 'audio/mpeg', 'application/pdf'].map(isMediaMime)).toEqual([true, true, true]);
     expect(['text/plain', 'application/json', 'video/mp2t', 'application/pdfx'].map(isMediaMime)).toEqual([false, false, false, false]);
+  });
+});
+
+describe('readAttachedImage', () => {
+  it('sends the four types agents take, reads an SVG as its source, and names the rest', () => {
+    for (const type of ['image/png', 'image/jpeg', 'image/gif', 'image/webp']) expect(readAttachedImage(url(type, 'x'), type)).toEqual({ kind: 'image', mimeType: type });
+    expect(readAttachedImage(url('image/svg+xml', '<svg/>'), 'image/svg+xml')).toEqual({ kind: 'svg', text: '<svg/>' });
+    expect(readAttachedImage(url('image/bmp', 'BM'), 'image/bmp')).toEqual({ kind: 'unsupported', mimeType: 'image/bmp' });
+  });
+
+  it('goes by the declared type, without its parameters or case, else by the data URL', () => {
+    expect(readAttachedImage(url('image/svg+xml', '<svg/>'), 'Image/SVG+XML; charset=utf-8')).toEqual({ kind: 'svg', text: '<svg/>' });
+    expect(readAttachedImage(url('image/avif', 'x'))).toEqual({ kind: 'unsupported', mimeType: 'image/avif' });
+    // A type that says nothing about the picture: sent as it is, for the agent to judge.
+    expect(readAttachedImage(url('application/octet-stream', 'x'), 'application/octet-stream')).toEqual({ kind: 'image', mimeType: 'application/octet-stream' });
   });
 });

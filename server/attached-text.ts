@@ -40,7 +40,8 @@ export type AttachedImage = { kind: 'image'; mimeType: string } | { kind: 'svg';
  */
 export function readAttachedImage(dataUrl: string, mimeType?: string): AttachedImage {
   const split = splitDataUrl(dataUrl);
-  const type = (mimeType ?? split.mimeType).toLowerCase();
+  // A client may add parameters (`image/svg+xml; charset=utf-8`): the type is what counts.
+  const type = (mimeType ?? split.mimeType).split(';')[0]!.trim().toLowerCase();
   if (type === 'image/svg+xml') {
     const text = decodeUtf8Text(Buffer.from(split.data, 'base64'));
     return text !== null ? { kind: 'svg', text } : { kind: 'unsupported', mimeType: type };
