@@ -144,7 +144,28 @@ test('scales down a pasted screenshot over the 5 MB limit until it fits, instead
   const [message] = await readUserMessages(server);
   const image = message!.content[1] as { image: string; mimeType: string };
   expect(image.mimeType).toBe('image/jpeg');
-  expect(image.image.length).toBeLessThan(7_000_000);
+  // Within what Claude's API takes for one image: 5 MiB of base64.
+  expect(image.image.split(',')[1]!.length).toBeLessThanOrEqual(5 * 1024 * 1024);
+});
+
+test('scales a full-page screenshot taller than 8,000 pixels down to 8,000, and sends a small one byte for byte', async ({ toolbar, page, server }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  const tall = makePng(600, 12000, (x, y) => [y % 256, 80, 160]);
+  const small = makePng(40, 30, (x) => [x * 6, 20, 20]);
+  await page.locator('agentbar-toolbar input[type="file"]').setInputFiles([
+    { name: 'full-page.png', mimeType: 'image/png', buffer: tall },
+    { name: 'icon.png', mimeType: 'image/png', buffer: small },
+  ]);
+  await toolbar.composer.fill('the whole page');
+  await expect(toolbar.sendButton).toBeEnabled({ timeout: 20_000 });
+  await toolbar.sendButton.click();
+  await expect(toolbar.userMessages).toHaveCount(1);
+  const [message] = await readUserMessages(server);
+  const [, page1, icon] = message!.content as { image: string; mimeType: string }[];
+  const png = Buffer.from(page1!.image.split(',')[1]!, 'base64');
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([400, 8000]);
+  expect(icon!.image).toBe(`data:image/png;base64,${small.toString('base64')}`);
 });
 
 test('gives a screenshot sent as a JPEG a white background where it was transparent, not black', async ({ toolbar, page }) => {

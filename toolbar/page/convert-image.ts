@@ -3,13 +3,26 @@
  * that fits. Model APIs and coding agents refuse the whole request for a BMP or an AVIF, Ollama
  * refuses any GIF and OpenAI an animated one; the browser decodes them all, so the toolbar sends
  * what it shows, as a PNG (a JPEG when the PNG would be over the size limit). A GIF becomes its
- * first frame, the one a model would see. An image over the limit is scaled down until it fits:
- * models look at far fewer pixels anyway. An SVG stays as it is: agents read its source.
+ * first frame, the one a model would see. An image over what Claude's API takes (5 MiB of base64,
+ * 8,000 pixels on a side) is scaled down until it fits: models look at far fewer pixels anyway.
+ * An SVG stays as it is: agents read its source.
  */
 import { IMAGE_MIME_TYPES } from '../../shared/data-url.ts';
 
 /** The image types sent as they are: every model API takes the first three. */
 const SENT_AS_THEY_ARE: readonly string[] = ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml'];
+
+/**
+ * The largest image sent as it is: Anthropic's API (Claude Code's, over ACP) refuses an image whose
+ * base64 is over 5 MiB, and with it the whole turn. Larger ones are redrawn until they fit.
+ */
+export const MAX_SENT_IMAGE_BYTES = Math.floor((5 * 1024 * 1024 * 3) / 4);
+
+/**
+ * The longest side sent: Anthropic's API refuses an image over 8,000 pixels on a side (a
+ * full-page screenshot is often taller), so a longer one is scaled down to it.
+ */
+export const MAX_IMAGE_SIDE = 8000;
 
 /** Images larger than this are not decoded (a 4K screenshot as a BMP is about 25 MB). */
 export const MAX_CONVERTED_INPUT_BYTES = 64 * 1024 * 1024;
@@ -28,21 +41,21 @@ export interface ConvertedImage {
 }
 
 /**
- * Whether an image is redrawn before it is sent: one not every agent takes, or one over the size
- * limit (a Retina screenshot as a PNG is often 10 MB), which is scaled down until it fits.
+ * Whether an image goes through `convertImage` before it is sent: every picture does (an SVG
+ * does not), which keeps one that every agent takes and fits as it is, and redraws the rest.
  */
-export function needsConversion(mimeType: string, overLimit: boolean): boolean {
-  if (!IMAGE_MIME_TYPES.includes(mimeType) || mimeType === 'image/svg+xml') return false;
-  return overLimit || !SENT_AS_THEY_ARE.includes(mimeType);
+export function needsConversion(mimeType: string): boolean {
+  return IMAGE_MIME_TYPES.includes(mimeType) && mimeType !== 'image/svg+xml';
 }
 
 /**
- * The image as a PNG, or as a JPEG when the PNG is over `maxBytes` (a JPEG first for a JPEG), at
- * most MAX_CONVERTED_PIXELS and then a quarter and a sixteenth of that until one fits; null when
- * it cannot be decoded here (no canvas, a broken file, a format this browser does not read) or
- * fits no way, and the caller sends it as it is or refuses it.
+ * The image as agents take it: null when it already is (a PNG, JPEG or WebP within `maxBytes` and
+ * MAX_IMAGE_SIDE), else redrawn as a PNG, or as a JPEG when the PNG is over `maxBytes` (a JPEG
+ * first for a JPEG), at most MAX_CONVERTED_PIXELS and then a quarter and a sixteenth of that until
+ * one fits. Also null when it cannot be decoded here (no canvas, a broken file, a format this
+ * browser does not read) or fits no way, and the caller sends it as it is or refuses it.
  *
- * @example const png = await convertImage(bmpFile, 'shot.bmp', MAX_ATTACHMENT_BYTES); // { mimeType: 'image/png', name: 'shot.png', … }
+ * @example const png = await convertImage(bmpFile, 'shot.bmp', MAX_SENT_IMAGE_BYTES); // { mimeType: 'image/png', name: 'shot.png', … }
  */
 export async function convertImage(image: Blob, name: string, maxBytes: number): Promise<ConvertedImage | null> {
   if (typeof createImageBitmap !== 'function' || image.size > MAX_CONVERTED_INPUT_BYTES) return null;
@@ -50,6 +63,10 @@ export async function convertImage(image: Blob, name: string, maxBytes: number):
   try {
     bitmap = await createImageBitmap(image);
   } catch {
+    return null;
+  }
+  if (SENT_AS_THEY_ARE.includes(image.type) && image.size <= maxBytes && Math.max(bitmap.width, bitmap.height) <= MAX_IMAGE_SIDE) {
+    bitmap.close();
     return null;
   }
   const types = image.type === 'image/jpeg' ? JPEG_FIRST : PNG_FIRST;
@@ -82,7 +99,7 @@ const JPEG_FIRST = [['image/jpeg', 'jpg'], ['image/png', 'png']] as const;
  * where the canvas would give black (the shadow around a macOS window screenshot).
  */
 function drawOnCanvas(bitmap: ImageBitmap, maxPixels: number): ((type: string) => Promise<Blob | null>) | null {
-  const scale = Math.min(1, Math.sqrt(maxPixels / Math.max(1, bitmap.width * bitmap.height)));
+  const scale = Math.min(1, Math.sqrt(maxPixels / Math.max(1, bitmap.width * bitmap.height)), MAX_IMAGE_SIDE / Math.max(bitmap.width, bitmap.height));
   const width = Math.max(1, Math.floor(bitmap.width * scale));
   const height = Math.max(1, Math.floor(bitmap.height * scale));
   const paint = (context: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D, type: string) => {

@@ -65,12 +65,13 @@ describe('readAttachments', () => {
     expect(attachments[0]!.dataUrl.length).toBeLessThanOrEqual(LIMITS.maxDataUrlLength);
   });
 
-  it('turns a BMP, an AVIF or a GIF into the PNG the converter gives, and leaves the types every agent takes alone', async () => {
+  it('gives every picture but an SVG to the converter, sends what it gives, and keeps an image it leaves alone', async () => {
     const asked: string[] = [];
     const png = new Uint8Array([137, 80, 78, 71]);
+    // As in the browser: a type every agent takes, small enough, is left as it is (null).
     const convert = async (f: FileLike, name: string) => {
       asked.push(`${name} ${f.type}`);
-      return { bytes: png, mimeType: 'image/png', name: name.replace(/\.\w+$/, '.png') };
+      return f.type === 'image/webp' ? null : { bytes: png, mimeType: 'image/png', name: name.replace(/\.\w+$/, '.png') };
     };
     const { attachments, errors } = await readAttachments(
       [
@@ -84,7 +85,7 @@ describe('readAttachments', () => {
       convert,
     );
     expect(errors).toEqual([]);
-    expect(asked).toEqual(['screen.bmp image/bmp', 'photo.avif image/avif', 'demo.gif image/gif']);
+    expect(asked).toEqual(['screen.bmp image/bmp', 'photo.avif image/avif', 'demo.gif image/gif', 'shot.webp image/webp']);
     expect(attachments.map((a) => [a.kind, a.name, a.mimeType, a.dataUrl])).toEqual([
       ['image', 'screen.png', 'image/png', 'data:image/png;base64,iVBORw=='],
       ['image', 'photo.png', 'image/png', 'data:image/png;base64,iVBORw=='],
@@ -100,10 +101,10 @@ describe('readAttachments', () => {
       [file('retina.png', 'image/png', 5_300_000), file('small.png', 'image/png', new Uint8Array([137])), file('big.txt', 'text/plain', 5_300_000)],
       async (f, name) => {
         asked.push(name);
-        return { bytes: new Uint8Array([255, 216]), mimeType: 'image/jpeg', name: 'retina.jpg' };
+        return f.size > 1000 ? { bytes: new Uint8Array([255, 216]), mimeType: 'image/jpeg', name: 'retina.jpg' } : null;
       },
     );
-    expect(asked).toEqual(['retina.png']);
+    expect(asked).toEqual(['retina.png', 'small.png']);
     expect(attachments.map((a) => [a.name, a.mimeType, a.dataUrl])).toEqual([
       ['retina.jpg', 'image/jpeg', 'data:image/jpeg;base64,/9g='],
       ['small.png', 'image/png', 'data:image/png;base64,iQ=='],

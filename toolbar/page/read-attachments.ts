@@ -8,7 +8,7 @@ import { makeId } from '../../shared/ids.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { Attachment } from '../store.ts';
 import { toBase64 } from './base64.ts';
-import { convertImage, needsConversion, type ConvertedImage } from './convert-image.ts';
+import { convertImage, MAX_SENT_IMAGE_BYTES, needsConversion, type ConvertedImage } from './convert-image.ts';
 
 const MIME = /^[\w.+-]+\/[\w.+-]+$/;
 
@@ -31,17 +31,17 @@ function cutName(name: string): string {
   return clean.length <= LIMITS.maxFilenameLength ? clean : clean.slice(0, LIMITS.maxFilenameLength);
 }
 
-/** Turns an image no agent takes into one it does, or gives null to send it as it is. */
+/** Redraws an image so every agent takes it, or gives null to send it as it is. */
 export type ImageConverter = (file: FileLike, name: string) => Promise<ConvertedImage | null>;
 
 /** In a browser, a File is a Blob the canvas can decode. */
 const convertInBrowser: ImageConverter = (file, name) =>
-  typeof Blob !== 'undefined' && file instanceof Blob ? convertImage(file, name, MAX_ATTACHMENT_BYTES) : Promise.resolve(null);
+  typeof Blob !== 'undefined' && file instanceof Blob ? convertImage(file, name, MAX_SENT_IMAGE_BYTES) : Promise.resolve(null);
 
 /**
- * Reads files into attachments; files over the limit are left out with a clear message each. A
- * BMP, an AVIF or a GIF becomes a PNG first, and an image over the limit is scaled down until it
- * fits (`convert-image.ts`).
+ * Reads files into attachments; files over the limit are left out with a clear message each.
+ * Images go through `convert-image.ts` first: a BMP, an AVIF or a GIF becomes a PNG, and one too
+ * large for Claude's API (3.75 MB, 8,000 pixels on a side) is scaled down until it fits.
  *
  * @example
  * const { attachments, errors } = await readAttachments([...input.files]);
@@ -53,7 +53,7 @@ export async function readAttachments(files: readonly FileLike[], convert: Image
     let mimeType = normalizeMime(file.type);
     let name = cutName(file.name);
     let bytes: Uint8Array | null = null;
-    if (needsConversion(mimeType, dataUrlLength(file.size, mimeType) > LIMITS.maxDataUrlLength)) {
+    if (needsConversion(mimeType)) {
       const converted = await convert(file, name);
       if (converted) ({ bytes, mimeType, name } = { ...converted, name: cutName(converted.name) });
     }
