@@ -45,8 +45,14 @@ export interface ConvertedImage {
  * does not), which keeps one that every agent takes and fits as it is, and redraws the rest.
  */
 export function needsConversion(mimeType: string): boolean {
-  return IMAGE_MIME_TYPES.includes(mimeType) && mimeType !== 'image/svg+xml';
+  return (IMAGE_MIME_TYPES.includes(mimeType) && mimeType !== 'image/svg+xml') || HEIF_TYPES.includes(mimeType);
 }
+
+/**
+ * iPhone photos. Safari decodes them and they go as a PNG or JPEG like any picture; a browser that
+ * cannot (Chromium) sends them as files, as before.
+ */
+const HEIF_TYPES: readonly string[] = ['image/heic', 'image/heif'];
 
 /**
  * The image as agents take it: null when it already is (a PNG, JPEG or WebP within `maxBytes` and

@@ -112,6 +112,14 @@ describe('readAttachments', () => {
     expect(errors).toEqual([expect.stringMatching(/^big\.txt is 5\.1 MB/)]);
   });
 
+  it('sends an iPhone photo as the picture the browser decodes, or as a file when it cannot', async () => {
+    const jpeg = new Uint8Array([255, 216, 255]);
+    const decoded = await readAttachments([file('IMG_0042.HEIC', 'image/heic', new Uint8Array([0, 0, 0, 24]))], async (f, name) => ({ bytes: jpeg, mimeType: 'image/jpeg', name: name.replace(/\.\w+$/, '.jpg') }));
+    expect(decoded.attachments.map((a) => [a.kind, a.name, a.mimeType])).toEqual([['image', 'IMG_0042.jpg', 'image/jpeg']]);
+    const undecoded = await readAttachments([file('IMG_0042.HEIC', 'image/heic', new Uint8Array([0, 0, 0, 24]))], async () => null);
+    expect(undecoded.attachments.map((a) => [a.kind, a.name, a.mimeType])).toEqual([['file', 'IMG_0042.HEIC', 'image/heic']]);
+  });
+
   it('sends an image it could not convert as it is, or refuses it by its own size', async () => {
     const { attachments, errors } = await readAttachments(
       [file('odd.bmp', 'image/bmp', new Uint8Array([66, 77])), file('huge.bmp', 'image/bmp', 5_300_000)],
