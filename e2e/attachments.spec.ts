@@ -201,9 +201,17 @@ test('redraws several large screenshots smaller until one message carries them a
   const shots = [1, 2, 3].map((n) => ({ name: `step-${n}.png`, mimeType: 'image/png', buffer: makePng(1000, 850, () => [noise(), noise(), noise()]) }));
   await toolbar.composer.fill('these three steps');
   await page.locator('agentbar-toolbar input[type="file"]').setInputFiles(shots);
-  // Sending waits while the images are prepared, and says why.
-  await expect(toolbar.panel.getByText('Preparing the attachments…')).toBeVisible();
-  await expect(toolbar.sendButton).toBeDisabled();
+  // Sending waits while the images are prepared, and says why: both seen at one moment, as the
+  // preparing may end between two separate checks.
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const root = document.querySelector('agentbar-toolbar')!.shadowRoot!;
+        const hint = root.querySelector('.ab-composer .ab-hint')?.textContent ?? '';
+        return hint.includes('Preparing the attachments…') && root.querySelector<HTMLButtonElement>('button.ab-send')!.disabled;
+      }),
+    { intervals: [20] })
+    .toBe(true);
   await expect(toolbar.sendButton).toBeEnabled({ timeout: 30_000 });
   await toolbar.sendButton.click();
   await expect(toolbar.userMessages.first().getByRole('img', { name: 'Attached image' })).toHaveCount(3);
