@@ -225,3 +225,32 @@ test('redraws several large screenshots smaller until one message carries them a
   // Still the whole picture, only encoded smaller.
   for (const img of await toolbar.userMessages.first().getByRole('img', { name: 'Attached image' }).all()) await expect(img).toHaveJSProperty('naturalWidth', 1000);
 });
+
+test('says Connected only once the chats are there, when a chat with a large screenshot loads', async ({ toolbar, page }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  let seed = 3;
+  const noise = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24);
+  // About 3.6 MB: sent byte for byte, so the chat's snapshot carries all of it.
+  await page.locator('agentbar-toolbar input[type="file"]').setInputFiles([{ name: 'big.png', mimeType: 'image/png', buffer: makePng(1100, 1100, () => [noise(), noise(), noise()]) }]);
+  await toolbar.composer.fill('a large one');
+  await toolbar.sendButton.click();
+  await expect(toolbar.userMessages).toHaveCount(1);
+  // Every frame of the next load: "Connected" with no chat tab yet would be a panel that says it
+  // is ready while it is still empty (and a test counting tabs then would count none).
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __early: string[] }).__early = seen;
+    const check = () => {
+      const root = document.querySelector('agentbar-toolbar')?.shadowRoot;
+      const status = root?.querySelector('[role="status"]')?.textContent;
+      if (status === 'Connected' && root!.querySelectorAll('.ab-tab-btn').length === 0) seen.push(status);
+      requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  });
+  await page.reload();
+  await expect(toolbar.status).toHaveText('Connected');
+  await expect(toolbar.chatTabs.first()).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __early: string[] }).__early)).toEqual([]);
+});
