@@ -28,6 +28,9 @@ export function readAttachedText(dataUrl: string, mimeType: string): string | nu
   return decodeUtf8Text(bytes);
 }
 
+/** How an agent is told that the text after it is an attached SVG's source. */
+export const SVG_SOURCE_HEADING = 'Attached image (image/svg+xml), as its SVG source:';
+
 /** What an attached image is to an agent: one it can be sent, SVG source it reads, or neither. */
 export type AttachedImage = { kind: 'image'; mimeType: string } | { kind: 'svg'; text: string } | { kind: 'unsupported'; mimeType: string };
 

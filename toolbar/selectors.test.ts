@@ -14,6 +14,7 @@ import {
   REFUSED_MESSAGE,
   selectComposerBlocker,
   selectSendBlocker,
+  selectShownStatus,
 } from './selectors.ts';
 import { INITIAL_UI_STATE, type ToolbarState } from './store.ts';
 import { makeState } from './test-fixtures.ts';
@@ -59,6 +60,14 @@ describe('agents', () => {
     expect(selectComposerAgent(ui({}, { agentChoice: { chatId: 'c1', agent: 'wisp/concierge' } }))).toBe('wisp/concierge');
     expect(selectComposerAgent(ui({}, { agentChoice: { chatId: 'c2', agent: 'wisp/concierge' } }))).toBe('wisp/coder');
     expect(selectComposerAgent(ui({}, { agentChoice: { chatId: 'c1', agent: 'wisp/future' } }))).toBe('wisp/coder');
+  });
+});
+
+describe('selectShownStatus', () => {
+  it('shows connected only once the state is there', () => {
+    expect(selectShownStatus(ui({ status: 'connected', state: null }))).toBe('connecting');
+    expect(selectShownStatus(ui({ status: 'connected' }))).toBe('connected');
+    expect(selectShownStatus(ui({ status: 'offline' }))).toBe('offline');
   });
 });
 

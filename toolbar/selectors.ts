@@ -19,6 +19,14 @@ export function connectionKind(status: SyncStatus): ConnectionKind {
   return 'offline';
 }
 
+/**
+ * The status the toolbar shows: "connected" only once the chats are there. The server welcomes a
+ * client before its snapshot, and a large one takes a moment in which the panel is still empty.
+ */
+export function selectShownStatus(s: ToolbarState): SyncStatus {
+  return s.sync.status === 'connected' && s.sync.state === null ? 'connecting' : s.sync.status;
+}
+
 /** The accessible text of the connection indicator: a page that never connected is not reconnecting. */
 export const CONNECTION_LABELS: Record<SyncStatus, string> = {
   connecting: 'Connecting…',

@@ -5,7 +5,7 @@
  */
 import type { ContentBlock, PermissionOption, PlanEntry as AcpPlanEntry, PromptCapabilities, RequestPermissionOutcome, ToolCallContent, ToolCallLocation } from '@agentclientprotocol/sdk';
 import { splitDataUrl } from '../../shared/data-url.ts';
-import { readAttachedImage, readAttachedText } from '../attached-text.ts';
+import { readAttachedImage, readAttachedText, SVG_SOURCE_HEADING } from '../attached-text.ts';
 import { formatList } from '../../shared/format.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { FilePart, ImagePart, Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
@@ -52,7 +52,7 @@ function toAcpBlock(part: ImagePart | FilePart, caps: PromptCapabilities | undef
     const read = readAttachedImage(part.image, part.mimeType);
     if (read.kind === 'svg') {
       if (caps?.embeddedContext) return { block: { type: 'resource', resource: { uri: 'attachment:///image.svg', mimeType: 'image/svg+xml', text: read.text } }, notTaken: null };
-      return { block: { type: 'text', text: `Attached image (image/svg+xml), as its SVG source:\n${read.text}` }, notTaken: null };
+      return { block: { type: 'text', text: `${SVG_SOURCE_HEADING}\n${read.text}` }, notTaken: null };
     }
     if (read.kind === 'unsupported') {
       return { block: { type: 'text', text: `[The user attached an image (${read.mimeType}); agents are sent PNG, JPEG, GIF and WebP images only.]` }, notTaken: `an image (${read.mimeType})` };

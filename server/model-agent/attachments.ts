@@ -10,7 +10,7 @@ import { dataUrlBytes } from '../../shared/data-url.ts';
 import { formatBytes, formatList } from '../../shared/format.ts';
 import type { FilePart, ImagePart, UserMessage } from '../../shared/schemas.ts';
 import { truncateText } from '../../shared/truncate.ts';
-import { isMediaMime, readAttachedImage, readAttachedText } from '../attached-text.ts';
+import { isMediaMime, readAttachedImage, readAttachedText, SVG_SOURCE_HEADING } from '../attached-text.ts';
 
 /** An attached text file goes to the model up to this many characters (about 25k tokens). */
 export const MAX_ATTACHED_TEXT = 100_000;
@@ -57,7 +57,7 @@ function readFilePart(part: FilePart): { kind: 'text'; text: string } | { kind: 
 export function toModelPart(part: ImagePart | FilePart): ContentPart {
   if (part.type === 'image') {
     const read = readAttachedImage(part.image, part.mimeType);
-    if (read.kind === 'svg') return { type: 'text', text: fenceAttached('Attached image (image/svg+xml), as its SVG source:', 'image', read.text) };
+    if (read.kind === 'svg') return { type: 'text', text: fenceAttached(SVG_SOURCE_HEADING, 'image', read.text) };
     if (read.kind === 'unsupported') return { type: 'text', text: `[The user attached an image (${read.mimeType}). Models are sent PNG, JPEG, GIF and WebP images only, so it was left out.]` };
     return { type: 'image', image: part.image, ...(part.mimeType ? { mediaType: part.mimeType } : {}) };
   }

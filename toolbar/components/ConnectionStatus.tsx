@@ -1,13 +1,9 @@
 import { useToolbar } from '../context.ts';
-import { CONNECTION_LABELS, connectionKind } from '../selectors.ts';
+import { CONNECTION_LABELS, connectionKind, selectShownStatus } from '../selectors.ts';
 
-/**
- * The dot and the announced text: "Connecting…", "Connected", "Reconnecting…" or "Offline".
- * "Connected" waits for the chats: the server welcomes the toolbar before its snapshot arrives,
- * and a large one (a chat with big screenshots) takes a moment in which the panel is still empty.
- */
+/** The dot and the announced text: "Connecting…", "Connected" (once the chats are there, selectShownStatus), "Reconnecting…" or "Offline". */
 export function ConnectionStatus() {
-  const status = useToolbar((s) => (s.sync.status === 'connected' && s.sync.state === null ? 'connecting' : s.sync.status));
+  const status = useToolbar(selectShownStatus);
   const error = useToolbar((s) => s.sync.error?.message ?? null);
   const kind = connectionKind(status);
   return (

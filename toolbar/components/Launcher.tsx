@@ -1,10 +1,10 @@
 import { useToolbar } from '../context.ts';
-import { connectionKind, countAwaitingApproval, selectMessages } from '../selectors.ts';
+import { connectionKind, countAwaitingApproval, selectMessages, selectShownStatus } from '../selectors.ts';
 import { ChatIcon } from './icons.tsx';
 
 /** The collapsed toolbar: a round button with the connection dot and a count of waiting approvals. */
 export function Launcher({ onOpen, buttonRef }: { onOpen(): void; buttonRef: { current: HTMLButtonElement | null } }) {
-  const kind = useToolbar((s) => connectionKind(s.sync.status));
+  const kind = useToolbar((s) => connectionKind(selectShownStatus(s)));
   const waiting = useToolbar((s) => countAwaitingApproval(selectMessages(s)));
   const running = useToolbar((s) => s.sync.state?.run != null);
   const details = [kind, running ? 'agent working' : null, waiting ? `${waiting} waiting for approval` : null]

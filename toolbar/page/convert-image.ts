@@ -7,10 +7,10 @@
  * 8,000 pixels on a side) is scaled down until it fits: models look at far fewer pixels anyway.
  * An SVG stays as it is: agents read its source.
  */
-import { IMAGE_MIME_TYPES } from '../../shared/data-url.ts';
+import { AGENT_IMAGE_MIME_TYPES, IMAGE_MIME_TYPES } from '../../shared/data-url.ts';
 
-/** The image types sent as they are: every model API takes the first three. */
-const SENT_AS_THEY_ARE: readonly string[] = ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml'];
+/** The image types sent as they are: what every agent takes (Ollama no GIF), and an SVG for its source. */
+const SENT_AS_THEY_ARE: readonly string[] = [...AGENT_IMAGE_MIME_TYPES.filter((type) => type !== 'image/gif'), 'image/svg+xml'];
 
 /**
  * The largest image sent as it is: Anthropic's API (Claude Code's, over ACP) refuses an image whose
