@@ -38,6 +38,19 @@ describe('createRequestTable', () => {
     await expect(sendText('😀'.repeat(2_200_000)).result).rejects.toMatchObject({ code: 'too_large' });
   });
 
+  it('takes an ASCII frame up to the limit, and counts one wide character at its end', async () => {
+    const overhead = sendText('').sent[0]!.length;
+    const ascii = 'a'.repeat(LIMITS.maxFrameBytes - overhead);
+    const fits = sendText(ascii);
+    expect(fits.sent[0]).toHaveLength(LIMITS.maxFrameBytes);
+    fits.table.rejectAll('closed', 'done');
+    await expect(fits.result).rejects.toMatchObject({ code: 'closed' });
+    // Two characters fewer, then a three-byte one: one byte over.
+    const euro = sendText(`${ascii.slice(2)}€`);
+    await expect(euro.result).rejects.toMatchObject({ code: 'too_large' });
+    expect(euro.sent).toEqual([]);
+  });
+
   it('rejects at once when the socket refuses the frame, and later on its timeout', async () => {
     vi.useFakeTimers();
     const table = createRequestTable({ timeoutMs: 1000 });

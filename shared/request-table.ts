@@ -94,10 +94,15 @@ export function createRequestTable(options: { timeoutMs: number }): RequestTable
   };
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** UTF-8 size check without encoding the whole string when the answer is obvious. */
 function exceedsBytes(s: string, max: number): boolean {
   if (s.length * 3 <= max) return false;
   if (s.length > max) return true;
+  // A frame with an attachment is megabytes of base64: a native scan finds it all ASCII in a few
+  // milliseconds, where the loop below held the page for tens of them.
+  if (!NON_ASCII.test(s)) return false;
   let bytes = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
