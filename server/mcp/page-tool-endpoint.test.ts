@@ -128,7 +128,8 @@ describe('the page tools over MCP', () => {
     cancelling.stdout!.on('data', (d) => (said += d));
     const ended = new Promise<number | null>((resolve) => cancelling.on('close', resolve));
     cancelling.stdin!.write(frames.map((f) => JSON.stringify(f)).join('\n') + '\n');
-    await expect.poll(() => silent.framesOf('tool.run').length).toBe(1);
+    // The bridge starts a process (through tsx here) before it calls: a loaded machine takes seconds.
+    await expect.poll(() => silent.framesOf('tool.run').length, { timeout: 20_000 }).toBe(1);
     cancelling.stdin!.end(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } }) + '\n');
     expect(await ended).toBe(0);
     expect(said.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([1]);
