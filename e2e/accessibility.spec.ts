@@ -3,16 +3,8 @@
  * code block, reasoning, tool cards and an approval, several chats and the list of them, a failed reply): no serious or
  * critical violations. Only the toolbar is checked; the demo page is not ours to fix here.
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).include('agentbar-toolbar').analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-}
 
 test('the launcher and the empty panel have no serious accessibility violations', async ({ toolbar, page }) => {
   await toolbar.goto();

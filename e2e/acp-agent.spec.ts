@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seriousViolations } from './axe.ts';
 import { DemoServer } from './demo-server.ts';
 import { expect, snap, test, Toolbar } from './fixtures.ts';
 
@@ -52,6 +53,67 @@ test('works with an ACP coding agent: approves its edit, and it reads the picked
     await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('#page-title');
     await expect(toolbar.log.getByRole('group', { name: 'Tool call Look at the picked elements' }).locator('.ab-s-done')).toHaveText('done');
     await snap(page, testInfo, 'acp-page-tools');
+  } finally {
+    await server?.dispose();
+    await rm(cwd, { recursive: true, force: true });
+  }
+});
+
+test("offers the agent's own commands as the user types /, from the keyboard and the mouse", async ({ page }, testInfo) => {
+  const cwd = await mkdtemp(path.join(os.tmpdir(), 'agentbar-e2e-acp-'));
+  let server: DemoServer | null = null;
+  try {
+    server = await DemoServer.start({ args: ['--acp', `node ${SCRIPT}`, '--acp-id', 'acp/scripted', '--cwd', cwd] });
+    const toolbar = new Toolbar(page, server);
+    await toolbar.start();
+    await toolbar.newChat();
+    // The agent announces its commands once it has started.
+    await toolbar.send('hello');
+    await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Hello from the scripted agent.');
+
+    const commands = toolbar.panel.getByRole('listbox', { name: 'Commands of acp/scripted' });
+    const option = (name: string) => commands.getByRole('option', { name: new RegExp(`^/${name}\\b`) });
+    await toolbar.composer.fill('/');
+    await expect(commands.getByRole('option')).toHaveText(['/reviewwhat to focus onReview the changes on this branch', '/compactSummarize the conversation so far to free context']);
+    await expect(option('review')).toHaveAttribute('aria-selected', 'true');
+    await expect(toolbar.composer).toHaveAttribute('aria-activedescendant', (await option('review').getAttribute('id'))!);
+    await snap(page, testInfo, 'acp-commands');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Typing narrows the list; the arrow keys move through it and wrap; Tab completes.
+    await toolbar.composer.pressSequentially('c');
+    await expect(commands.getByRole('option')).toHaveCount(1);
+    await toolbar.composer.press('Backspace');
+    await toolbar.composer.press('ArrowDown');
+    await expect(option('compact')).toHaveAttribute('aria-selected', 'true');
+    await toolbar.composer.press('ArrowDown');
+    await expect(option('review')).toHaveAttribute('aria-selected', 'true');
+    await toolbar.composer.press('Tab');
+    await expect(toolbar.composer).toHaveValue('/review ');
+    await expect(toolbar.composer).toBeFocused();
+    await expect(commands).toBeHidden();
+    await toolbar.composer.pressSequentially('the tests');
+    await toolbar.composer.press('Enter');
+    await expect(toolbar.doneReplies('acp/scripted').last()).toHaveText(/Reviewing the branch, focusing on the tests: it looks fine\./);
+
+    // Escape closes the list, not the panel, until the text changes; a click completes.
+    await toolbar.composer.fill('/comp');
+    await expect(commands).toBeVisible();
+    await toolbar.composer.press('Escape');
+    await expect(commands).toBeHidden();
+    await expect(toolbar.panel).toBeVisible();
+    await expect(toolbar.composer).toHaveValue('/comp');
+    await toolbar.composer.pressSequentially('a');
+    await option('compact').click();
+    await expect(toolbar.composer).toHaveValue('/compact ');
+    await expect(toolbar.composer).toBeFocused();
+    // Enter on a command typed in full sends it rather than completing it again.
+    await toolbar.composer.fill('/compact');
+    await expect(option('compact')).toHaveAttribute('aria-selected', 'true');
+    await toolbar.composer.press('Enter');
+    await expect(toolbar.doneReplies('acp/scripted').last()).toHaveText(/Compacted the conversation\./);
+    await expect(toolbar.userMessages.last()).toHaveText(/^\/compact/);
+    await expect(toolbar.composer).toHaveValue('');
   } finally {
     await server?.dispose();
     await rm(cwd, { recursive: true, force: true });

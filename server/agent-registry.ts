@@ -3,6 +3,7 @@
  * for an unknown or unimplemented one.
  */
 import { ProtocolError } from '../shared/errors.ts';
+import type { AgentCommand } from '../shared/schemas.ts';
 import { describeAgent, type AgentDefinition } from './agent.ts';
 
 export class AgentRegistry {
@@ -46,7 +47,7 @@ export class AgentRegistry {
     return agent;
   }
 
-  infos(activeSkills: (id: string) => string | null | undefined): ReturnType<typeof describeAgent>[] {
-    return this.definitions.map((d) => describeAgent(d, activeSkills(d.id)));
+  infos(activeSkills: (id: string) => string | null | undefined, commands?: (id: string) => readonly AgentCommand[] | undefined): ReturnType<typeof describeAgent>[] {
+    return this.definitions.map((d) => describeAgent(d, activeSkills(d.id), commands?.(d.id)));
   }
 }

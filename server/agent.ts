@@ -2,6 +2,7 @@
  * The agent SDK's types: what an agent author writes. See `defineAgent` for an example.
  */
 import type {
+  AgentCommand,
   AgentInfo,
   FilePart,
   Message,
@@ -121,6 +122,14 @@ export interface AgentStateAccess {
   set(value: unknown): void;
   /** Shown in `AgentInfo.activeSkill`. */
   setActiveSkill(skill: string | null): void;
+  /**
+   * The commands this agent takes as a message starting with `/name`, shown in `AgentInfo.commands`
+   * (the toolbar offers them as the user types `/`); kept across restarts. Names lose a leading
+   * slash; entries without a usable name are left out, at most 200 are kept.
+   *
+   * @example ctx.state.setCommands([{ name: 'review', description: 'Review the current diff', hint: 'branch name' }]);
+   */
+  setCommands(commands: readonly AgentCommand[]): void;
 }
 
 export interface RunContext {
@@ -215,7 +224,7 @@ export function defineAgent(definition: AgentDefinition): AgentDefinition {
 }
 
 /** The `AgentInfo` the state and `GET /agents` show for a definition. */
-export function describeAgent(definition: AgentDefinition, activeSkill?: string | null): AgentInfo {
+export function describeAgent(definition: AgentDefinition, activeSkill?: string | null, commands?: readonly AgentCommand[]): AgentInfo {
   const info: AgentInfo = {
     id: definition.id,
     description: definition.description,
@@ -224,5 +233,6 @@ export function describeAgent(definition: AgentDefinition, activeSkill?: string 
     workflows: [...(definition.workflows ?? [])],
   };
   if (activeSkill !== undefined) info.activeSkill = activeSkill;
+  if (commands?.length) info.commands = [...commands];
   return info;
 }

@@ -12,8 +12,9 @@ import path from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { LIMITS } from '../shared/limits.ts';
-import type { State } from '../shared/schemas.ts';
+import type { AgentCommand, State } from '../shared/schemas.ts';
 import type { AgentDefinition, AgentStateAccess } from './agent.ts';
+import { normalizeCommands } from './agent-commands.ts';
 import { AgentRegistry } from './agent-registry.ts';
 import { ChatManager } from './chats.ts';
 import { ClientConnection, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection.ts';
@@ -131,6 +132,7 @@ async function describeBusy(error: DataDirBusyError): Promise<string> {
 interface AgentMeta {
   state?: unknown;
   activeSkill?: string | null;
+  commands?: AgentCommand[];
 }
 
 /**
@@ -172,9 +174,16 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   const agentMeta = new Map<string, AgentMeta>(
     Object.entries(index.agentState).filter(([id]) => registry.get(id)) as [string, AgentMeta][],
   );
+  // meta.json is ours, but a hand edit or an older version must not put a bad list in the state.
+  for (const meta of agentMeta.values()) {
+    if (meta.commands !== undefined) meta.commands = Array.isArray(meta.commands) ? normalizeCommands(meta.commands) : [];
+  }
 
   const initial: State = {
-    agents: registry.infos((id) => agentMeta.get(id)?.activeSkill ?? null),
+    agents: registry.infos(
+      (id) => agentMeta.get(id)?.activeSkill ?? null,
+      (id) => agentMeta.get(id)?.commands,
+    ),
     chats: Object.fromEntries(index.chats.map((c) => [c.id, c])),
     activeChatId: null,
     active: null,
@@ -209,6 +218,17 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
       agentMeta.set(agentId, { ...agentMeta.get(agentId), activeSkill: skill });
       const i = store.state.agents.findIndex((a) => a.id === agentId);
       if (i >= 0) store.change([{ op: 'add', path: statePath.agentActiveSkill(i), value: skill }]);
+      saveMeta();
+    },
+    setCommands: (commands) => {
+      if (!Array.isArray(commands)) throw new TypeError('setCommands takes an array of { name, description, hint? }');
+      const next = normalizeCommands(commands);
+      const before = agentMeta.get(agentId)?.commands ?? [];
+      // Agents announce their commands again with every session: only a change reaches the clients.
+      if (JSON.stringify(next) === JSON.stringify(before)) return;
+      agentMeta.set(agentId, { ...agentMeta.get(agentId), commands: next });
+      const i = store.state.agents.findIndex((a) => a.id === agentId);
+      if (i >= 0) store.change([next.length ? { op: 'add', path: statePath.agentCommands(i), value: next } : { op: 'remove', path: statePath.agentCommands(i) }]);
       saveMeta();
     },
   });

@@ -25,6 +25,7 @@ export const statePath = {
   chat: (chatId: string) => `/chats/${escapeToken(chatId)}`,
   chatField: (chatId: string, field: keyof ChatInfo) => `/chats/${escapeToken(chatId)}/${field}`,
   agentActiveSkill: (agentIndex: number) => `/agents/${agentIndex}/activeSkill`,
+  agentCommands: (agentIndex: number) => `/agents/${agentIndex}/commands`,
 } as const;
 
 /**

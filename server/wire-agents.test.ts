@@ -338,6 +338,41 @@ describe('agent state', () => {
   });
 });
 
+describe('agent commands', () => {
+  it('shows the commands an agent sets to every client, sends only a change, and clears them', async () => {
+    const commanding = defineAgent({
+      id: 'test/commanding',
+      description: 'Takes /commands',
+      async run(ctx) {
+        if (ctx.text === 'none') ctx.state.setCommands([]);
+        else if (ctx.text === 'bad') (ctx.state.setCommands as (c: unknown) => void)('review');
+        else ctx.state.setCommands([{ name: '/review', description: 'Review the diff', hint: 'branch' }, { name: 'not one word', description: '' }]);
+        await ctx.reply.text('ok');
+      },
+    });
+    const server = await h.start({ agents: [commanding] });
+    const client = await h.connect(server);
+    const other = await h.connect(server);
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'set'));
+    await settle(server, client, other);
+    expect(other.state!.agents[0]!.commands).toEqual([{ name: 'review', description: 'Review the diff', hint: 'branch' }]);
+    const framesBefore = other.frames.length;
+    await client.ok('message.send', userMessage(chatId, 'set again'));
+    await settle(server, client, other);
+    // The same list again changes nothing in the state.
+    expect(other.frames.slice(framesBefore).some((f) => JSON.stringify(f).includes('/commands'))).toBe(false);
+    // An agent's bad call fails its own run, not the server, and the list stays.
+    await client.ok('message.send', userMessage(chatId, 'bad'));
+    await settle(server, client, other);
+    expect(lastMessage(other.state)).toMatchObject({ status: 'failed', error: expect.stringContaining('setCommands takes an array') });
+    expect(other.state!.agents[0]!.commands).toHaveLength(1);
+    await client.ok('message.send', userMessage(chatId, 'none'));
+    await settle(server, client, other);
+    expect(other.state!.agents[0]).not.toHaveProperty('commands');
+  });
+});
+
 describe('GET /agents', () => {
   function get(server: TestServer, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; type: string | undefined }> {
     return new Promise((resolve, reject) => {

@@ -239,6 +239,17 @@ export const AgentToolInfoSchema = v.object({
 });
 export type AgentToolInfo = v.InferOutput<typeof AgentToolInfoSchema>;
 
+/**
+ * A command the agent takes as a message starting with `/name` (a coding agent's `/review`, say,
+ * which ACP agents announce); `hint` describes what may follow the name.
+ */
+export const AgentCommandSchema = v.object({
+  name: v.string(),
+  description: v.string(),
+  hint: v.optional(v.string()),
+});
+export type AgentCommand = v.InferOutput<typeof AgentCommandSchema>;
+
 export const AgentInfoSchema = v.object({
   id: v.string(),
   description: v.string(),
@@ -246,6 +257,7 @@ export const AgentInfoSchema = v.object({
   tools: v.array(AgentToolInfoSchema),
   workflows: v.array(v.string()),
   activeSkill: v.optional(v.nullable(v.string())),
+  commands: v.optional(v.array(AgentCommandSchema)),
 });
 export type AgentInfo = v.InferOutput<typeof AgentInfoSchema>;
 

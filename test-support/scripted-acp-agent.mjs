@@ -2,7 +2,8 @@
 /**
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
- * picks a script (hello, edit, long, crash, garbage, page, read PATH, write PATH, echo, recall).
+ * picks a script (hello, edit, long, crash, garbage, page, read PATH, write PATH, echo, recall) or
+ * one of the commands it announces (/review [focus], /compact).
  *
  * Environment:
  * - ACP_SCRIPT_LOG: a file that gets one JSON line per thing received (for assertions).
@@ -57,6 +58,18 @@ function textOf(prompt) {
     .join('\n');
 }
 
+/** Its slash commands, announced as Claude Code does: right after the session starts, before any prompt. */
+const COMMANDS = [
+  { name: 'review', description: 'Review the changes on this branch', input: { hint: 'what to focus on' } },
+  { name: 'compact', description: 'Summarize the conversation so far to free context' },
+];
+
+function announceCommands(client, sessionId) {
+  setTimeout(() => {
+    void client.notify(methods.client.session.update, { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: COMMANDS } });
+  }, 0);
+}
+
 const app = agent({ name: 'scripted-acp-agent' })
   .onRequest(methods.agent.initialize, ({ params }) => {
     clientCapabilities = params.clientCapabilities ?? {};
@@ -77,12 +90,13 @@ const app = agent({ name: 'scripted-acp-agent' })
         : [],
     };
   })
-  .onRequest(methods.agent.session.new, ({ params }) => {
+  .onRequest(methods.agent.session.new, ({ params, client }) => {
     log('session/new', params);
     if (NEEDS_AUTH) throw RequestError.authRequired();
     const id = `sess_${process.pid}_${sessions.size + 1}`;
     sessions.set(id, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: [], cancelled: false });
     saveSession(id);
+    announceCommands(client, id);
     return { sessionId: id };
   })
   .onRequest(methods.agent.session.load, async ({ params, client }) => {
@@ -95,6 +109,7 @@ const app = agent({ name: 'scripted-acp-agent' })
       await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: p } } });
       await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `(replayed answer to ${p})` } } });
     }
+    announceCommands(client, params.sessionId);
     return {};
   })
   .onNotification(methods.agent.session.cancel, ({ params }) => {
@@ -186,6 +201,14 @@ const app = agent({ name: 'scripted-acp-agent' })
 
       case 'refuse':
         return { stopReason: 'refusal' };
+
+      case '/review':
+        await say(`Reviewing the branch${command.slice('/review'.length).trim() ? `, focusing on ${command.slice('/review'.length).trim()}` : ''}: it looks fine.`);
+        return { stopReason: 'end_turn' };
+
+      case '/compact':
+        await say('Compacted the conversation.');
+        return { stopReason: 'end_turn' };
 
       case 'page': {
         const server = session.mcpServers[0];

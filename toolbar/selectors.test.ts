@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { defaultAgent } from '../shared/default-agent.ts';
 import type { Message } from '../shared/schemas.ts';
 import type { SyncStatus, SyncView } from '../shared/sync-client.ts';
 import {
   CONNECTION_LABELS,
   countAwaitingApproval,
   createMessageIdsSelector,
-  defaultAgent,
   selectChatsSorted,
   selectComposerAgent,
   selectMessages,

@@ -2,7 +2,8 @@
  * Derived views of the store, pure and cheap: components select with these so a streaming patch
  * only re-renders what depends on the part that changed.
  */
-import type { AgentInfo, ChatInfo, Message, State } from '../shared/schemas.ts';
+import type { AgentCommand, AgentInfo, ChatInfo, Message, State } from '../shared/schemas.ts';
+import { defaultAgent } from '../shared/default-agent.ts';
 import { isLoopbackHttpOrigin } from '../shared/origins.ts';
 import type { SyncStatus } from '../shared/sync-client.ts';
 import type { ToolbarState } from './store.ts';
@@ -103,20 +104,6 @@ export function selectChatsSorted(s: ToolbarState): readonly ChatInfo[] {
   return sortedChats;
 }
 
-/**
- * The agent a message goes to when the developer chose none: the chat's last agent when it can
- * still answer, else the first implemented one (the server's rule, PROTOCOL §4).
- *
- * @example
- * defaultAgent(state, 'chat_1') // 'wisp/concierge'
- */
-export function defaultAgent(state: State | null, chatId: string | null): string | null {
-  if (!state) return null;
-  const chatAgent = chatId ? state.chats[chatId]?.agent : undefined;
-  if (chatAgent && state.agents.some((a) => a.id === chatAgent && a.implemented)) return chatAgent;
-  return state.agents.find((a) => a.implemented)?.id ?? null;
-}
-
 /** The agent selected in the composer: the developer's choice for this chat if still usable, else the default. */
 export function selectComposerAgent(s: ToolbarState): string | null {
   const state = s.sync.state;
@@ -126,6 +113,12 @@ export function selectComposerAgent(s: ToolbarState): string | null {
     return choice.agent;
   }
   return defaultAgent(state, chatId);
+}
+
+/** The commands the composer's agent takes as `/name` messages (offered as the user types `/`). */
+export function selectComposerCommands(s: ToolbarState): readonly AgentCommand[] | undefined {
+  const agent = selectComposerAgent(s);
+  return agent ? s.sync.state?.agents.find((a) => a.id === agent)?.commands : undefined;
 }
 
 /** The composer agent's active skill, shown in the header; null when it has none. */

@@ -502,6 +502,16 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-send:hover:not(:disabled) { background: #6d93f7; }
 .ab-stop { height: 30px; border-radius: 8px; border: 1px solid rgba(248, 113, 113, 0.5); background: transparent; color: var(--bad); display: inline-flex; align-items: center; gap: 5px; padding: 0 9px; font-size: 12px; font-weight: 600; white-space: nowrap; flex: none; }
 .ab-stop:hover { background: var(--bad-bg); }
+.ab-commands {
+  position: relative; list-style: none; margin: 0; padding: 3px; max-height: 168px; overflow-y: auto;
+  border: 1px solid var(--line-2); border-radius: 10px; background: var(--bg-2);
+}
+.ab-command { display: flex; align-items: baseline; gap: 8px; padding: 5px 8px; border-radius: 7px; font-size: 12.5px; cursor: pointer; min-width: 0; }
+.ab-command:hover { background: var(--bg-3); }
+.ab-command.ab-active { background: var(--accent-bg); }
+.ab-command-name { font-family: var(--mono); color: var(--fg); flex: none; }
+.ab-command-hint { font-family: var(--mono); color: var(--muted); flex: none; font-size: 11.5px; }
+.ab-command-desc { color: var(--fg-2); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }
 .ab-hint { font-size: 11.5px; color: var(--muted); display: flex; align-items: center; gap: 6px; }
 .ab-hint.ab-error { color: #fecaca; }
 .ab-picking-hint { color: var(--accent); }

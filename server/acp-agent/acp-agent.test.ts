@@ -282,6 +282,31 @@ describe('an ACP agent in agentbar', () => {
     expect(lastPrompt[1]).toEqual({ type: 'text', text: 'echo' });
   });
 
+  it('lists the commands the agent announces, keeps them across a restart, and sends /review as the message it is', { timeout: 30_000 }, async () => {
+    const dataDir = await h.tmpDir();
+    const cwd = await h.tmpDir();
+    const logFile = path.join(await h.tmpDir(), 'acp.log');
+    const first = await setup({ dataDir, cwd, logFile });
+    // Nothing is known before the agent has started.
+    expect(first.client.state!.agents[0]!.commands).toBeUndefined();
+    await send(first, 'hello');
+    await reply(first);
+    const announced = [
+      { name: 'review', description: 'Review the changes on this branch', hint: 'what to focus on' },
+      { name: 'compact', description: 'Summarize the conversation so far to free context' },
+    ];
+    await first.client.waitFor(() => first.client.state!.agents[0]!.commands !== undefined, 5_000, 'the commands');
+    expect(first.client.state!.agents[0]!.commands).toEqual(announced);
+    const listed = (await (await fetch(`${first.server.httpUrl}/agents`, { headers: { authorization: `Bearer ${first.server.token}` } })).json()) as { commands?: unknown }[];
+    expect(listed[0]!.commands).toEqual(announced);
+    await send(first, '/review the tests');
+    expect(textOf(await reply(first))).toBe('Reviewing the branch, focusing on the tests: it looks fine.');
+    await first.server.close();
+    // After a restart the toolbar can offer them before the agent runs again.
+    const second = await setup({ dataDir, cwd, logFile });
+    expect(second.client.state!.agents[0]!.commands).toEqual(announced);
+  });
+
   it('fails the message with a clear error when the command cannot start, and keeps serving', { timeout: 30_000 }, async () => {
     const agent = createAcpAgent({ id: 'acp/missing', command: '/nonexistent/agent-binary', cwd: await h.tmpDir() });
     const server = await h.start({ agents: [agent] });

@@ -13,6 +13,7 @@ import {
   ndJsonStream,
   PROTOCOL_VERSION,
   RequestError,
+  type AvailableCommand,
   type ClientConnection,
   type ClientContext,
   type InitializeResponse,
@@ -37,6 +38,8 @@ export interface AcpProcessOptions {
   /** How long starting and `initialize` may take. */
   startTimeoutMs?: number;
   log?: (level: 'info' | 'warn', message: string) => void;
+  /** The agent announced the commands it takes (`/name` messages), in any session. */
+  onCommands?: (commands: readonly AvailableCommand[]) => void;
 }
 
 /** Stderr kept to explain a failure. */
@@ -164,6 +167,9 @@ export class AcpProcess {
     const root = this.o.cwd;
     const app = client({ name: 'agentbar' })
       .onNotification(methods.client.session.update, ({ params }) => {
+        // Announcements such as the agent's commands come right after a session starts, before a
+        // turn listens: they go to the agent as a whole.
+        if (params.update.sessionUpdate === 'available_commands_update') this.o.onCommands?.(params.update.availableCommands);
         this.sinks.get(params.sessionId)?.update(params.update);
       })
       .onRequest(methods.client.session.requestPermission, async ({ params, signal }) => {

@@ -5,9 +5,9 @@
  * reply, Stop as `session/cancel`.
  */
 import path from 'node:path';
-import { methods, type AgentCapabilities, type ClientContext, type McpServer, type NewSessionResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type ToolCall, type ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { methods, type AgentCapabilities, type AvailableCommand, type ClientContext, type McpServer, type NewSessionResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type ToolCall, type ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { LIMITS } from '../../shared/limits.ts';
-import type { AgentDefinition, RunContext, ToolCallHandle } from '../agent.ts';
+import type { AgentDefinition, AgentStateAccess, RunContext, ToolCallHandle } from '../agent.ts';
 import { describeError } from '../describe-error.ts';
 import { AcpProcess, withTimeout } from './acp-process.ts';
 import { deriveAcpId } from './derive-acp-id.ts';
@@ -52,7 +52,16 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const log = options.log ?? (() => {});
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
-  const acp = new AcpProcess({ command: options.command, args, cwd, ...(options.env ? { env: options.env } : {}), startTimeoutMs, log });
+  /** Where the agent's commands go: its state, known from its first run (which starts the process). */
+  let agentState: AgentStateAccess | null = null;
+  const onCommands = (commands: readonly AvailableCommand[]) => {
+    try {
+      agentState?.setCommands(commands.map((c) => ({ name: c.name, description: c.description, ...(c.input?.hint ? { hint: c.input.hint } : {}) })));
+    } catch (error) {
+      log('warn', `${id} announced commands agentbar could not keep: ${describeError(error)}`);
+    }
+  };
+  const acp = new AcpProcess({ command: options.command, args, cwd, ...(options.env ? { env: options.env } : {}), startTimeoutMs, log, onCommands });
   /** Turns still winding down, by session: the next prompt waits for them. */
   const turns = new Map<string, Promise<unknown>>();
 
@@ -94,6 +103,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
     id,
     description: options.description ?? `${[options.command, ...args].join(' ')} over ACP, in ${cwd}`,
     async run(ctx) {
+      agentState = ctx.state;
       let session;
       try {
         session = await acp.ensure();

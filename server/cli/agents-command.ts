@@ -1,5 +1,6 @@
 /**
- * `agentbar agents [--json]`: every agent of the server, with its tools, workflows and active skill.
+ * `agentbar agents [--json]`: every agent of the server, with its tools, workflows, active skill
+ * and the commands it announced.
  */
 import type { AgentInfo } from '../../shared/schemas.ts';
 import { attachOrEmbed } from './attach.ts';
@@ -8,7 +9,8 @@ import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
 export const AGENTS_USAGE = `Usage: agentbar agents [--json] [--data-dir <dir>]
 
 Lists the agents of the agent server: id, description, whether it is implemented, its tools (with
-their type: deterministic or decision), its workflows and its active skill.
+their type: deterministic or decision), its workflows, its active skill and the /commands it
+announced (an ACP agent's, sent to it as messages).
   --json                Print the list as JSON (the AgentInfo objects of GET /agents)
 ${COMMON_HELP}`;
 
@@ -20,6 +22,7 @@ export function formatAgents(agents: readonly AgentInfo[]): string {
       if (a.tools.length) lines.push(`  tools: ${a.tools.map((t) => `${t.name} (${t.type})`).join(', ')}`);
       if (a.workflows.length) lines.push(`  workflows: ${a.workflows.join(', ')}`);
       if (a.activeSkill) lines.push(`  active skill: ${a.activeSkill}`);
+      if (a.commands?.length) lines.push(`  commands: ${a.commands.map((c) => `/${c.name}`).join(', ')}`);
       return lines.join('\n');
     })
     .join('\n\n');

@@ -129,6 +129,26 @@ describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
     expect(await auto.exited).toBe(0);
   }, 40_000);
 
+  it("sends an ACP agent's own /commands as messages and prints the reply; //text sends /text", async () => {
+    const dir = await h.tmpDir();
+    const script = path.join(ROOT, 'test-support', 'scripted-acp-agent.mjs');
+    const t = onTerminal(['chat', '--acp', `${process.execPath} ${script}`, '--acp-id', 'acp/scripted', '--cwd', dir, '--data-dir', dir], 0);
+    await t.waitFor('agent> ');
+    t.type('hello\r');
+    await t.waitFor('✓ done');
+    t.type('/help\r');
+    await t.waitFor('Commands of acp/scripted, sent to it as messages:');
+    expect(t.screen).toContain('/review <what to focus on> Review the changes on this branch');
+    t.type('/review the tests\r');
+    await t.waitFor('Reviewing the branch, focusing on the tests: it looks fine.');
+    await t.waitFor('✓ done', 2);
+    t.type('//compact\r');
+    await t.waitFor('Compacted the conversation.');
+    await t.waitFor('✓ done', 3);
+    t.type('\x04');
+    expect(await t.exited).toBe(0);
+  }, 40_000);
+
   it('/attach sends a file with the next message typed', async () => {
     const dir = await h.tmpDir();
     const file = path.join(dir, 'notes.md');

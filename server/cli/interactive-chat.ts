@@ -75,13 +75,14 @@ export function runInteractiveChat(options: InteractiveOptions): Promise<number>
         if (typedDuringRun) print(`agent> ${line}\n`);
         running = true;
         try {
-          if (line.startsWith('/')) {
+          const text = commands.messageText(line);
+          if (text === null) {
             await commands.handleLine(line);
           } else {
             const chatId = client.getSnapshot().state?.activeChatId ?? (await client.request('chat.create', {})).chatId;
             muted = true;
             const files = commands.takeAttachments();
-            const result = await runTurn(client, { chatId, agent: commands.agent ?? options.agent, text: line, attachments: files.parts, approve, out: { text: print, note: (l) => print(`\n${l}\n`) }, saveFiles: options.saveFiles, saveHint: '/save [dir] saves it' }).catch((error: unknown) => {
+            const result = await runTurn(client, { chatId, agent: commands.agent ?? options.agent, text, attachments: files.parts, approve, out: { text: print, note: (l) => print(`\n${l}\n`) }, saveFiles: options.saveFiles, saveHint: '/save [dir] saves it' }).catch((error: unknown) => {
               // Refused before it was sent (busy, offline): the files wait for the next message.
               files.restore();
               print(`! ${reasonOf(error)}\n`);

@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSyncClient, type SyncClient } from '../../shared/sync-client.ts';
 import { createWebSocketConnector } from '../../shared/transport.ts';
+import { defineAgent } from '../agent.ts';
 import { createDemoAgents } from '../demo-agents.ts';
 import { useHarness } from '../../test-support/test-server.ts';
 import { createTerminalChat } from './terminal-chat.ts';
@@ -130,10 +131,46 @@ describe('terminal chat', () => {
     expect(last.content).toEqual([{ type: 'text', text: 'plain' }]);
   });
 
+  it("sends the agent's own commands as messages, lists them in /help, and sends //text as /text", async () => {
+    const commander = defineAgent({
+      id: 'test/commander',
+      description: 'Takes /review',
+      async run(ctx) {
+        ctx.state.setCommands([{ name: 'review', description: 'Review the diff', hint: 'focus' }]);
+        await ctx.reply.text(`got ${ctx.text}`);
+      },
+    });
+    const server = await h.start({ agents: [commander] });
+    const client = createSyncClient({ connect: createWebSocketConnector(`${server.url}?token=${server.token}`, WebSocket), client: { kind: 'cli' } });
+    clients.push(client);
+    let out = '';
+    const chat = createTerminalChat({ client, write: (s) => (out += s) });
+    client.start();
+    await expect.poll(() => client.getSnapshot().status).toBe('connected');
+    const sentTexts = () => client.getSnapshot().state!.active!.messages.filter((m) => m.role === 'user').map((m) => (m.content[0] as { text: string }).text);
+    // Before the agent said it takes /review, it is not a command of either.
+    await chat.handleLine('/review now');
+    expect(out).toContain('Unknown command /review: /help lists them; //review sends it to the agent as it is');
+    expect(chat.messageText('/review now')).toBeNull();
+    await chat.handleLine('//review now');
+    await expect.poll(() => client.getSnapshot().state?.agents[0]?.commands?.length).toBe(1);
+    expect(sentTexts()).toEqual(['/review now']);
+    await expect.poll(() => client.getSnapshot().state?.run ?? null).toBeNull();
+    await chat.handleLine('/help');
+    expect(out).toContain('Commands of test/commander, sent to it as messages:\n  /review <focus>      Review the diff\n');
+    expect(chat.messageText('/review the tests')).toBe('/review the tests');
+    expect(chat.messageText('/help')).toBeNull();
+    await chat.handleLine('/review the tests');
+    await expect.poll(sentTexts).toEqual(['/review now', '/review the tests']);
+    await expect.poll(() => client.getSnapshot().state?.run ?? null).toBeNull();
+    await chat.handleLine('/reveiw');
+    expect(out).toContain('Unknown command /reveiw (did you mean /review?)');
+  });
+
   it('explains unknown commands and an unknown agent', async () => {
     const t = await openTerminal();
     await t.chat.handleLine('/frobnicate');
-    expect(t.output()).toContain('Unknown command /frobnicate: /help lists them');
+    expect(t.output()).toContain('Unknown command /frobnicate: /help lists them; //frobnicate sends it to the agent as it is');
     await t.chat.handleLine('/atach notes.md');
     expect(t.output()).toContain('Unknown command /atach (did you mean /attach?): /help lists them');
     await t.chat.handleLine('/agent nobody/here');

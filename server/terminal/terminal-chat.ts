@@ -4,7 +4,8 @@
  */
 import path from 'node:path';
 import type { SyncClient } from '../../shared/sync-client.ts';
-import type { FilePart, ToolCallPart } from '../../shared/schemas.ts';
+import { defaultAgent } from '../../shared/default-agent.ts';
+import type { AgentCommand, FilePart, ToolCallPart } from '../../shared/schemas.ts';
 import { findClosest } from '../closest-word.ts';
 import { describeError } from '../describe-error.ts';
 import { checkAttachments, describeAttachment, readAttachment, type Attachment } from './read-attachment.ts';
@@ -26,10 +27,25 @@ export const TERMINAL_HELP = `Commands:
   /attach [file]       send a file with your next message (repeatable); alone, list them
   /detach              drop the files attached for the next message
   /quit                leave (the agent keeps your chats)
-Anything else is sent as a message.`;
+Anything else is sent as a message, and so are the agent's own commands (listed below when it has
+announced any); //text sends /text as it is.`;
 
 /** Every slash command `run` takes, for the one meant by a typo. */
 const SLASH_COMMANDS = ['/help', '/quit', '/exit', '/chats', '/new', '/switch', '/rename', '/delete', '/agents', '/agent', '/approve', '/reject', '/stop', '/save', '/attach', '/detach'];
+
+/**
+ * The agent's commands for /help, one a line, like the list above them.
+ *
+ * @example describeAgentCommands('acp/claude-code', [{ name: 'review', description: 'Review the diff', hint: 'focus' }])
+ * // 'Commands of acp/claude-code, sent to it as messages:\n  /review <focus>      Review the diff'
+ */
+function describeAgentCommands(agent: string, commands: readonly AgentCommand[]): string {
+  const lines = commands.map((c) => {
+    const usage = `/${c.name}${c.hint ? ` <${c.hint}>` : ''}`;
+    return `  ${usage.padEnd(20)} ${c.description}`.trimEnd();
+  });
+  return [`Commands of ${agent}, sent to it as messages:`, ...lines].join('\n');
+}
 
 function pendingApproval(client: SyncClient): ToolCallPart | undefined {
   const messages = client.getSnapshot().state?.active?.messages ?? [];
@@ -93,6 +109,26 @@ export function createTerminalChat(options: {
     return state ? Object.values(state.chats).sort((a, b) => b.updatedAt - a.updatedAt) : [];
   };
 
+  /** The agent a message goes to now, and the commands it announced. */
+  const addressedCommands = () => {
+    const state = client.getSnapshot().state;
+    const addressed = agent ?? defaultAgent(state, state?.activeChatId ?? null);
+    return { addressed, commands: state?.agents.find((a) => a.id === addressed)?.commands ?? [] };
+  };
+
+  /**
+   * What a line sends to the agent, or null when it is a command of this chat (or an unknown one).
+   * The agent's own commands (an ACP agent's `/review`) are messages; `//text` sends `/text`.
+   */
+  function messageText(line: string): string | null {
+    const trimmed = line.trimStart();
+    if (trimmed.startsWith('//')) return trimmed.slice(1);
+    if (!trimmed.startsWith('/')) return line;
+    const command = trimmed.split(/\s+/)[0]!;
+    if (SLASH_COMMANDS.includes(command)) return null;
+    return addressedCommands().commands.some((c) => `/${c.name}` === command) ? line : null;
+  }
+
   async function run(line: string): Promise<void> {
     const [command, ...rest] = line.trim().split(/\s+/);
     const arg = rest.join(' ');
@@ -100,9 +136,11 @@ export function createTerminalChat(options: {
     const typedPath = line.trim().slice(command?.length ?? 0).trim();
     const state = client.getSnapshot().state;
     const chatId = state?.activeChatId ?? null;
-    switch (command) {
+    const { addressed, commands: agentCommands } = addressedCommands();
+    const text = messageText(line);
+    switch (text === null ? command : undefined) {
       case '/help':
-        write(`${TERMINAL_HELP}\n`);
+        write(`${TERMINAL_HELP}\n${agentCommands.length ? `${describeAgentCommands(addressed!, agentCommands)}\n` : ''}`);
         return;
       case '/quit':
       case '/exit':
@@ -199,19 +237,19 @@ export function createTerminalChat(options: {
         return;
       }
     }
-    if (command?.startsWith('/')) {
-      const meant = findClosest(command, SLASH_COMMANDS);
-      write(`Unknown command ${command}${meant ? ` (did you mean ${meant}?)` : ''}: /help lists them\n`);
+    if (text === null) {
+      const meant = findClosest(command!, [...SLASH_COMMANDS, ...agentCommands.map((c) => `/${c.name}`)]);
+      write(`Unknown command ${command}${meant ? ` (did you mean ${meant}?)` : ''}: /help lists them; /${command} sends it to the agent as it is\n`);
       return;
     }
-    if (!line.trim()) return;
+    if (!text.trim()) return;
     let target = chatId;
     if (!target) target = (await client.request('chat.create', {})).chatId;
     const files = takeAttachments();
     try {
       await client.request('message.send', {
         chatId: target,
-        content: [{ type: 'text', text: line }, ...files.parts],
+        content: [{ type: 'text', text }, ...files.parts],
         metadata: { source: 'cli', selectedElements: [] },
         clientMessageId: `cli-${Date.now()}-${++counter}`,
         ...(agent ? { agent } : {}),
@@ -256,6 +294,7 @@ export function createTerminalChat(options: {
       return queue;
     },
     dispose: unsubscribe,
+    messageText,
     /** Hands the files `/attach` read to a message the owner sends; `restore()` if it was refused. */
     takeAttachments,
     /** The agent messages go to (`/agent` changes it). */

@@ -6,10 +6,12 @@ import {
   selectActiveChatId,
   selectAgents,
   selectComposerAgent,
+  selectComposerCommands,
   selectConnectionProblem,
   selectRunInActiveChat,
   selectComposerBlocker,
 } from '../selectors.ts';
+import { CommandList, useCommandSuggestions } from './CommandSuggestions.tsx';
 import { CloseIcon, CursorIcon, FileIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
 
 function Chips() {
@@ -118,6 +120,12 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
   const runChatTitle = useToolbar((s) => (run ? (s.sync.state?.chats[run.chatId]?.title ?? 'another chat') : ''));
   const activeChatId = useToolbar(selectActiveChatId);
   const hasAttachments = useToolbar((s) => s.attachments.length > 0);
+  const agent = useToolbar(selectComposerAgent);
+  const commands = useCommandSuggestions(
+    draft,
+    useToolbar(selectComposerCommands),
+    (text) => store.getState().setDraft(text),
+  );
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -143,11 +151,12 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
     ? isTouchOnly()
       ? 'Tap elements on the page to select them, then tap “Pick elements” again to finish.'
       : 'Click elements on the page to select them. Esc to finish.'
-    : tooLong ?? blocker ?? (sending ? 'Sending…' : null);
+    : tooLong ?? blocker ?? (sending ? 'Sending…' : commands.offered.length ? '↑↓ choose · Tab or Enter completes · Esc closes' : null);
 
   return (
     <div class="ab-composer">
       <Chips />
+      {agent ? <CommandList agent={agent} suggestions={commands} /> : null}
       <div class="ab-input">
         <textarea
           ref={textarea}
@@ -157,8 +166,10 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
           placeholder={activeChatId ? 'Message the agent…' : 'Message the agent (starts a new chat)…'}
           value={draft}
           aria-invalid={tooLong ? true : undefined}
+          {...commands.boxProps}
           onInput={(e) => store.getState().setDraft(e.currentTarget.value)}
           onKeyDown={(e) => {
+            if (commands.onKeyDown(e)) return;
             // A phone's keyboard has no Shift+Enter: there Enter starts a new line and Send sends.
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && !e.altKey && !e.ctrlKey && !e.metaKey && !isTouchOnly()) {
               e.preventDefault();
