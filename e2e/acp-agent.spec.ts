@@ -9,11 +9,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seriousViolations } from './axe.ts';
 import { DemoServer } from './demo-server.ts';
+import type { Page } from '@playwright/test';
 import { expect, snap, test, Toolbar } from './fixtures.ts';
 
 const SCRIPT = fileURLToPath(new URL('../test-support/scripted-acp-agent.mjs', import.meta.url));
 
-test('works with an ACP coding agent: approves its edit, and it reads the picked elements over MCP', async ({ page }, testInfo) => {
+/** `agentbar serve --acp` with the scripted agent in a temp working folder, the toolbar open on a new chat. */
+async function withScriptedAgent(page: Page, use: (toolbar: Toolbar, cwd: string) => Promise<void>): Promise<void> {
   const cwd = await mkdtemp(path.join(os.tmpdir(), 'agentbar-e2e-acp-'));
   let server: DemoServer | null = null;
   try {
@@ -21,6 +23,15 @@ test('works with an ACP coding agent: approves its edit, and it reads the picked
     const toolbar = new Toolbar(page, server);
     await toolbar.start();
     await toolbar.newChat();
+    await use(toolbar, cwd);
+  } finally {
+    await server?.dispose();
+    await rm(cwd, { recursive: true, force: true });
+  }
+}
+
+test('works with an ACP coding agent: approves its edit, and it reads the picked elements over MCP', async ({ page }, testInfo) => {
+  await withScriptedAgent(page, async (toolbar, cwd) => {
     // The user's own agent comes first, so a new chat talks to it.
     await expect(toolbar.agentSelect).toHaveValue('acp/scripted');
 
@@ -53,21 +64,13 @@ test('works with an ACP coding agent: approves its edit, and it reads the picked
     await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('#page-title');
     await expect(toolbar.log.getByRole('group', { name: 'Tool call Look at the picked elements' }).locator('.ab-s-done')).toHaveText('done');
     await snap(page, testInfo, 'acp-page-tools');
-  } finally {
-    await server?.dispose();
-    await rm(cwd, { recursive: true, force: true });
-  }
+  });
 });
 
 test("offers the agent's own commands as the user types /, from the keyboard and the mouse", async ({ page }, testInfo) => {
-  const cwd = await mkdtemp(path.join(os.tmpdir(), 'agentbar-e2e-acp-'));
-  let server: DemoServer | null = null;
-  try {
-    server = await DemoServer.start({ args: ['--acp', `node ${SCRIPT}`, '--acp-id', 'acp/scripted', '--cwd', cwd] });
-    const toolbar = new Toolbar(page, server);
-    await toolbar.start();
-    await toolbar.newChat();
-    // The agent announces its commands once it has started.
+  await withScriptedAgent(page, async (toolbar) => {
+    // The agent announces its commands once it has started; until then the box offers nothing.
+    await expect(toolbar.composer).not.toHaveAttribute('aria-autocomplete');
     await toolbar.send('hello');
     await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Hello from the scripted agent.');
 
@@ -92,6 +95,8 @@ test("offers the agent's own commands as the user types /, from the keyboard and
     await expect(toolbar.composer).toHaveValue('/review ');
     await expect(toolbar.composer).toBeFocused();
     await expect(commands).toBeHidden();
+    await expect(toolbar.composer).not.toHaveAttribute('aria-activedescendant');
+    await expect(toolbar.composer).toHaveAttribute('aria-autocomplete', 'list');
     await toolbar.composer.pressSequentially('the tests');
     await toolbar.composer.press('Enter');
     await expect(toolbar.doneReplies('acp/scripted').last()).toHaveText(/Reviewing the branch, focusing on the tests: it looks fine\./);
@@ -114,8 +119,5 @@ test("offers the agent's own commands as the user types /, from the keyboard and
     await expect(toolbar.doneReplies('acp/scripted').last()).toHaveText(/Compacted the conversation\./);
     await expect(toolbar.userMessages.last()).toHaveText(/^\/compact/);
     await expect(toolbar.composer).toHaveValue('');
-  } finally {
-    await server?.dispose();
-    await rm(cwd, { recursive: true, force: true });
-  }
+  });
 });

@@ -89,6 +89,11 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await expect(lastReply().getByRole('button', { name: 'Regenerate' })).toBeVisible();
   await camera.shoot('message-actions', 'Hovering a reply: its time, Copy, and Regenerate on the last one');
 
+  await toolbar.composer.fill('/');
+  await expect(toolbar.panel.getByRole('listbox', { name: 'Commands of demo/guide' })).toBeVisible();
+  await camera.shoot('commands', "Typing / offers the agent's own commands (arrow keys, then Tab or Enter)");
+  await toolbar.composer.fill('');
+
   const thought = await toolbar.ask('think');
   await thought.locator('details.ab-reasoning summary').click();
   await camera.shoot('reasoning', 'Reasoning, collapsed by default, opened');

@@ -15,6 +15,7 @@ import type {
   ToolRuntime,
   UserMessage,
 } from '../shared/schemas.ts';
+import { normalizeCommands } from './agent-commands.ts';
 
 /** A tool the agent offers. A `cli` tool with `execute` runs in the agent's own process. */
 export interface AgentTool {
@@ -186,6 +187,12 @@ export interface AgentDefinition {
   description: string;
   tools?: AgentTool[];
   workflows?: string[];
+  /**
+   * The commands the agent takes as a message starting with `/name`, shown in `AgentInfo.commands`
+   * from the start (the toolbar offers them as the user types `/`); `ctx.state.setCommands`
+   * replaces them at run time.
+   */
+  commands?: readonly AgentCommand[];
   /** Defaults to true when `run` is given. */
   implemented?: boolean;
   run?: (ctx: RunContext) => Promise<void> | void;
@@ -223,7 +230,7 @@ export function defineAgent(definition: AgentDefinition): AgentDefinition {
   return definition;
 }
 
-/** The `AgentInfo` the state and `GET /agents` show for a definition. */
+/** The `AgentInfo` the state and `GET /agents` show for a definition; `commands` set at run time replace its own. */
 export function describeAgent(definition: AgentDefinition, activeSkill?: string | null, commands?: readonly AgentCommand[]): AgentInfo {
   const info: AgentInfo = {
     id: definition.id,
@@ -233,6 +240,7 @@ export function describeAgent(definition: AgentDefinition, activeSkill?: string 
     workflows: [...(definition.workflows ?? [])],
   };
   if (activeSkill !== undefined) info.activeSkill = activeSkill;
-  if (commands?.length) info.commands = [...commands];
+  const shown = commands ?? (definition.commands ? normalizeCommands(definition.commands) : undefined);
+  if (shown?.length) info.commands = [...shown];
   return info;
 }

@@ -106,6 +106,18 @@ export function createDemoAgents(options: DemoAgentOptions = {}): AgentDefinitio
     id: 'demo/guide',
     description: 'Shows everything agentbar renders: markdown, reasoning, tools, files. Type "help".',
     workflows: ['tour'],
+    // What the help table lists, offered as the user types `/` (the guide reads the word either way).
+    commands: [
+      { name: 'markdown', description: 'Streamed markdown with a code block' },
+      { name: 'think', description: 'Reasoning (collapsed), then an answer' },
+      { name: 'docs', description: 'A backend tool call with its result' },
+      { name: 'system', description: 'A cli tool that runs in the server process' },
+      { name: 'selection', description: 'A toolbar tool that reads the elements you picked, after you approve it' },
+      { name: 'file', description: 'A file you can download' },
+      { name: 'long', description: 'A long reply, to try Stop' },
+      { name: 'fail', description: 'An agent bug, shown as a failed message' },
+      { name: 'skill', description: 'Sets my active skill (it survives restarts)', hint: 'name' },
+    ],
     tools: [
       {
         name: 'system_info',

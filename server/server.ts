@@ -223,12 +223,13 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     setCommands: (commands) => {
       if (!Array.isArray(commands)) throw new TypeError('setCommands takes an array of { name, description, hint? }');
       const next = normalizeCommands(commands);
-      const before = agentMeta.get(agentId)?.commands ?? [];
-      // Agents announce their commands again with every session: only a change reaches the clients.
-      if (JSON.stringify(next) === JSON.stringify(before)) return;
-      agentMeta.set(agentId, { ...agentMeta.get(agentId), commands: next });
       const i = store.state.agents.findIndex((a) => a.id === agentId);
-      if (i >= 0) store.change([next.length ? { op: 'add', path: statePath.agentCommands(i), value: next } : { op: 'remove', path: statePath.agentCommands(i) }]);
+      const meta = agentMeta.get(agentId);
+      // Agents announce their commands again with every session: only a change reaches the clients.
+      const same = JSON.stringify(next) === JSON.stringify(store.state.agents[i]?.commands ?? []);
+      if (same && meta?.commands) return;
+      agentMeta.set(agentId, { ...meta, commands: next });
+      if (!same && i >= 0) store.change([next.length ? { op: 'add', path: statePath.agentCommands(i), value: next } : { op: 'remove', path: statePath.agentCommands(i) }]);
       saveMeta();
     },
   });

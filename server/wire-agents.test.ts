@@ -373,6 +373,33 @@ describe('agent commands', () => {
   });
 });
 
+describe('agent commands declared with the agent', () => {
+  it('shows them from the start; what the agent sets at run time replaces them, across a restart', async () => {
+    const declared = () =>
+      defineAgent({
+        id: 'test/declared',
+        description: 'Declares /deploy',
+        commands: [{ name: '/deploy', description: 'Deploy', hint: 'env' }],
+        async run(ctx) {
+          ctx.state.setCommands([{ name: 'rollback', description: 'Roll back' }]);
+          await ctx.reply.text('ok');
+        },
+      });
+    const dataDir = await h.tmpDir();
+    const server = await h.start({ agents: [declared()], dataDir });
+    const client = await h.connect(server);
+    expect(client.state!.agents[0]!.commands).toEqual([{ name: 'deploy', description: 'Deploy', hint: 'env' }]);
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    await settle(server, client);
+    expect(client.state!.agents[0]!.commands).toEqual([{ name: 'rollback', description: 'Roll back' }]);
+    await server.close();
+    const again = await h.start({ agents: [declared()], dataDir });
+    const later = await h.connect(again);
+    expect(later.state!.agents[0]!.commands).toEqual([{ name: 'rollback', description: 'Roll back' }]);
+  });
+});
+
 describe('GET /agents', () => {
   function get(server: TestServer, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; type: string | undefined }> {
     return new Promise((resolve, reject) => {

@@ -81,8 +81,10 @@ describe('with no server running (the command starts its own)', () => {
     expect(human.stdout).toContain('demo/guide\n  Shows everything agentbar renders');
     expect(human.stdout).toContain('demo/planner  (not implemented)');
     expect(human.stdout).toMatch(/tools: .*choose_reply \(decision\)/);
+    expect(human.stdout).toContain('  commands: /markdown, /think, /docs, /system, /selection, /file, /long, /fail, /skill\n');
     const json = JSON.parse((await agentbar(['agents', '--json', '--data-dir', dir])).stdout) as AgentInfo[];
     expect(json.map((a) => a.id)).toEqual(['demo/guide', 'demo/historian', 'demo/planner']);
+    expect(json[0]!.commands).toContainEqual({ name: 'skill', description: 'Sets my active skill (it survives restarts)', hint: 'name' });
   }, 30_000);
 
   it('chat -a -m streams one reply to stdout, prints a completion line and exits 0', async () => {

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSyncClient, type SyncClient } from '../../shared/sync-client.ts';
 import { createWebSocketConnector } from '../../shared/transport.ts';
-import { defineAgent } from '../agent.ts';
+import { defineAgent, type AgentDefinition } from '../agent.ts';
 import { createDemoAgents } from '../demo-agents.ts';
 import { useHarness } from '../../test-support/test-server.ts';
 import { createTerminalChat } from './terminal-chat.ts';
@@ -16,8 +16,8 @@ afterEach(() => {
   clients = [];
 });
 
-async function openTerminal(paceMs = 0) {
-  const server = await h.start({ agents: createDemoAgents({ paceMs }) });
+async function openTerminal(paceMs = 0, agents: AgentDefinition[] = createDemoAgents({ paceMs })) {
+  const server = await h.start({ agents });
   const client = createSyncClient({ connect: createWebSocketConnector(`${server.url}?token=${server.token}`, WebSocket), client: { kind: 'cli' } });
   clients.push(client);
   let out = '';
@@ -140,31 +140,25 @@ describe('terminal chat', () => {
         await ctx.reply.text(`got ${ctx.text}`);
       },
     });
-    const server = await h.start({ agents: [commander] });
-    const client = createSyncClient({ connect: createWebSocketConnector(`${server.url}?token=${server.token}`, WebSocket), client: { kind: 'cli' } });
-    clients.push(client);
-    let out = '';
-    const chat = createTerminalChat({ client, write: (s) => (out += s) });
-    client.start();
-    await expect.poll(() => client.getSnapshot().status).toBe('connected');
+    const { client, chat, output } = await openTerminal(0, [commander]);
     const sentTexts = () => client.getSnapshot().state!.active!.messages.filter((m) => m.role === 'user').map((m) => (m.content[0] as { text: string }).text);
     // Before the agent said it takes /review, it is not a command of either.
     await chat.handleLine('/review now');
-    expect(out).toContain('Unknown command /review: /help lists them; //review sends it to the agent as it is');
+    expect(output()).toContain('Unknown command /review: /help lists them; //review sends it to the agent as it is');
     expect(chat.messageText('/review now')).toBeNull();
     await chat.handleLine('//review now');
     await expect.poll(() => client.getSnapshot().state?.agents[0]?.commands?.length).toBe(1);
     expect(sentTexts()).toEqual(['/review now']);
     await expect.poll(() => client.getSnapshot().state?.run ?? null).toBeNull();
     await chat.handleLine('/help');
-    expect(out).toContain('Commands of test/commander, sent to it as messages:\n  /review <focus>      Review the diff\n');
+    expect(output()).toContain('Commands of test/commander, sent to it as messages:\n  /review <focus>      Review the diff\n');
     expect(chat.messageText('/review the tests')).toBe('/review the tests');
     expect(chat.messageText('/help')).toBeNull();
     await chat.handleLine('/review the tests');
     await expect.poll(sentTexts).toEqual(['/review now', '/review the tests']);
     await expect.poll(() => client.getSnapshot().state?.run ?? null).toBeNull();
     await chat.handleLine('/reveiw');
-    expect(out).toContain('Unknown command /reveiw (did you mean /review?)');
+    expect(output()).toContain('Unknown command /reveiw (did you mean /review?)');
   });
 
   it('explains unknown commands and an unknown agent', async () => {

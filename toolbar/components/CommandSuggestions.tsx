@@ -15,8 +15,8 @@ export interface CommandSuggestions {
   offered: AgentCommand[];
   /** The highlighted one, an index into `offered`. */
   active: number;
-  /** Attributes for the message box that tie it to the list. */
-  boxProps: { 'aria-autocomplete': 'list'; 'aria-controls'?: string; 'aria-activedescendant'?: string };
+  /** Attributes for the message box that tie it to the list (none when the agent has no commands). */
+  boxProps: { 'aria-autocomplete'?: 'list'; 'aria-controls'?: string; 'aria-activedescendant'?: string };
   /** Handles a key pressed in the message box; true when it did, and the box must do nothing more. */
   onKeyDown(e: KeyboardEvent): boolean;
   /** Puts `/name ` in the box, ready for what follows it. */
@@ -40,7 +40,11 @@ export function useCommandSuggestions(draft: string, commands: readonly AgentCom
   return {
     offered,
     active,
-    boxProps: offered.length ? { 'aria-autocomplete': 'list', 'aria-controls': COMMAND_LIST_ID, 'aria-activedescendant': optionId(active) } : { 'aria-autocomplete': 'list' },
+    boxProps: offered.length
+      ? { 'aria-autocomplete': 'list', 'aria-controls': COMMAND_LIST_ID, 'aria-activedescendant': optionId(active) }
+      : commands?.length
+        ? { 'aria-autocomplete': 'list' }
+        : {},
     complete,
     onKeyDown(e) {
       if (offered.length === 0 || e.isComposing || e.altKey || e.ctrlKey || e.metaKey) return false;
