@@ -40,6 +40,14 @@ describe('new AgentRegistry', () => {
     );
   });
 
+  it('refuses commands that are not a list, and shows a list without what no one could type', () => {
+    expect(() => new AgentRegistry([{ id: 'acme/odd', description: 'x', run, commands: 'review' as never }])).toThrow(
+      'Agent acme/odd: commands must be an array of { name, description, hint? }',
+    );
+    const registry = new AgentRegistry([{ id: 'acme/cmd', description: 'x', run, commands: [{ name: '/review', description: 'Review' }, { name: 'two words', description: '' }] }]);
+    expect(registry.infos(() => undefined)[0]!.commands).toEqual([{ name: 'review', description: 'Review' }]);
+  });
+
   it('refuses an agent without an id', () => {
     expect(() => new AgentRegistry([{ id: '', description: 'x', run }])).toThrow('Every agent needs a string id');
   });

@@ -14,6 +14,7 @@ export class AgentRegistry {
       if (!d.id || typeof d.id !== 'string') throw new Error('Every agent needs a string id');
       if (this.byId.has(d.id)) throw new Error(`Two agents share the id ${d.id}`);
       if ((d.implemented ?? d.run !== undefined) && !d.run) throw new Error(`Agent ${d.id} is marked implemented but has no run function`);
+      if (d.commands !== undefined && !Array.isArray(d.commands)) throw new Error(`Agent ${d.id}: commands must be an array of { name, description, hint? }`);
       this.byId.set(d.id, d);
     }
   }
