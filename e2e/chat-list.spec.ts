@@ -105,6 +105,8 @@ test('lists, searches, opens, renames and deletes chats, by mouse and by keyboar
   // Escape closes the list (not the panel) and gives the focus back to its button.
   await allChats.click();
   await expect(list).toBeVisible();
+  // The list takes the focus in the frame after it shows; an Escape before that is the panel's.
+  await expect(list.getByRole('searchbox')).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(list).toBeHidden();
   await expect(toolbar.panel).toBeVisible();
