@@ -111,6 +111,13 @@ test('lists, searches, opens, renames and deletes chats, by mouse and by keyboar
   await expect(list).toBeHidden();
   await expect(toolbar.panel).toBeVisible();
   await expect(allChats).toBeFocused();
+  // The same with the focus still on the list's button (an Escape pressed as the list appears).
+  await allChats.click();
+  await expect(list).toBeVisible();
+  await allChats.focus();
+  await page.keyboard.press('Escape');
+  await expect(list).toBeHidden();
+  await expect(toolbar.panel).toBeVisible();
 });
 
 test('the chat strip is one Tab stop, walked with the arrow keys', async ({ toolbar, page }) => {

@@ -7,7 +7,7 @@ import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AgentCommand } from '../../shared/schemas.ts';
 import { matchCommands } from '../match-commands.ts';
 
-export const COMMAND_LIST_ID = 'ab-commands';
+const COMMAND_LIST_ID = 'ab-commands';
 const optionId = (index: number) => `ab-command-${index}`;
 
 export interface CommandSuggestions {

@@ -47,7 +47,9 @@ export function Panel({ autoFocus, onClose }: { autoFocus: boolean; onClose(): v
         // Dialogs, the rename box and the picker handle their own Escape first (and mark it handled).
         if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing) return;
         e.preventDefault();
-        onClose();
+        // An open chat list is what Escape closes, even before it has taken the focus.
+        if (listOpen) closeList(false);
+        else onClose();
       }}
       onDragEnter={(e) => {
         if (!carriesFiles(e)) return;
