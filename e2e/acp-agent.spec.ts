@@ -121,3 +121,44 @@ test("offers the agent's own commands as the user types /, from the keyboard and
     await expect(toolbar.composer).toHaveValue('');
   });
 });
+
+test("shows the agent's modes beside it: a pick reaches the session, a refusal puts the choice back, and the agent's own change shows", async ({ page }, testInfo) => {
+  await withScriptedAgent(page, async (toolbar) => {
+    const mode = toolbar.panel.getByRole('combobox', { name: 'Mode' });
+    // The agent announces its modes with its first session.
+    await expect(mode).toHaveCount(0);
+    await toolbar.send('mode');
+    await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Working in mode default.');
+    await expect(mode).toHaveValue('default');
+    await expect(mode.getByRole('option')).toHaveText(['Default', 'Accept Edits', 'Plan Mode', 'Bypass Permissions']);
+
+    await mode.selectOption('plan');
+    await expect(mode).toHaveValue('plan');
+    await expect(mode).toHaveAttribute('title', 'Read only: propose a plan first');
+    await toolbar.send('mode');
+    await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Working in mode plan.');
+    await snap(page, testInfo, 'acp-modes');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await mode.selectOption('bypassPermissions');
+    await expect(toolbar.panel.getByRole('alert')).toContainText('Bypass Permissions is off: start the agent with --allow-bypass');
+    await expect(mode).toHaveValue('plan');
+
+    await toolbar.send('go');
+    await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Carrying out the plan');
+    await expect(mode).toHaveValue('acceptEdits');
+
+    // On a phone the two menus give way, not Send.
+    await page.setViewportSize({ width: 360, height: 700 });
+    const send = toolbar.panel.getByRole('button', { name: 'Send' });
+    const rightEdge = async () => {
+      const box = await send.boundingBox();
+      return box ? box.x + box.width : Infinity;
+    };
+    await expect.poll(rightEdge).toBeLessThanOrEqual(360);
+    const agentBox = (await toolbar.panel.getByRole('combobox', { name: 'Agent' }).boundingBox())!;
+    const modeBox = (await mode.boundingBox())!;
+    expect(modeBox.x).toBeGreaterThanOrEqual(agentBox.x + agentBox.width - 1);
+    await snap(page, testInfo, 'acp-modes-phone');
+  });
+});

@@ -3,7 +3,7 @@
  * for an unknown or unimplemented one.
  */
 import { ProtocolError } from '../shared/errors.ts';
-import type { AgentCommand } from '../shared/schemas.ts';
+import type { AgentCommand, AgentMode } from '../shared/schemas.ts';
 import { describeAgent, type AgentDefinition } from './agent.ts';
 
 export class AgentRegistry {
@@ -15,6 +15,7 @@ export class AgentRegistry {
       if (this.byId.has(d.id)) throw new Error(`Two agents share the id ${d.id}`);
       if ((d.implemented ?? d.run !== undefined) && !d.run) throw new Error(`Agent ${d.id} is marked implemented but has no run function`);
       if (d.commands !== undefined && !Array.isArray(d.commands)) throw new Error(`Agent ${d.id}: commands must be an array of { name, description, hint? }`);
+      if (d.modes !== undefined && !Array.isArray(d.modes)) throw new Error(`Agent ${d.id}: modes must be an array of { id, name, description? }`);
       this.byId.set(d.id, d);
     }
   }
@@ -48,7 +49,11 @@ export class AgentRegistry {
     return agent;
   }
 
-  infos(activeSkills: (id: string) => string | null | undefined, commands?: (id: string) => readonly AgentCommand[] | undefined): ReturnType<typeof describeAgent>[] {
-    return this.definitions.map((d) => describeAgent(d, activeSkills(d.id), commands?.(d.id)));
+  infos(
+    activeSkills: (id: string) => string | null | undefined,
+    commands?: (id: string) => readonly AgentCommand[] | undefined,
+    modes?: (id: string) => readonly AgentMode[] | undefined,
+  ): ReturnType<typeof describeAgent>[] {
+    return this.definitions.map((d) => describeAgent(d, activeSkills(d.id), commands?.(d.id), modes?.(d.id)));
   }
 }

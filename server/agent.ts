@@ -4,6 +4,7 @@
 import type {
   AgentCommand,
   AgentInfo,
+  AgentMode,
   FilePart,
   Message,
   PlanEntry,
@@ -16,6 +17,7 @@ import type {
   UserMessage,
 } from '../shared/schemas.ts';
 import { normalizeCommands } from './agent-commands.ts';
+import { normalizeModes } from './agent-modes.ts';
 
 /** A tool the agent offers. A `cli` tool with `execute` runs in the agent's own process. */
 export interface AgentTool {
@@ -39,6 +41,19 @@ export interface ChatRequest {
   /** The run in progress, if any. */
   run: RunInfo | null;
   /** The live state: read it, never change it (changes would not reach clients or disk). */
+  state: Readonly<State>;
+}
+
+/** What a mode change hook sees: the user asked this agent to work in another of its modes. */
+export interface ModeRequest {
+  chatId: string;
+  /** The mode asked for: one of the agent's modes. */
+  mode: string;
+  /** The chat's mode for this agent until now (its first mode when the chat never chose one). */
+  previous: string | undefined;
+  /** The run in progress, if any (in this chat or another). */
+  run: RunInfo | null;
+  /** The live state: read it, never change it. */
   state: Readonly<State>;
 }
 
@@ -131,6 +146,14 @@ export interface AgentStateAccess {
    * @example ctx.state.setCommands([{ name: 'review', description: 'Review the current diff', hint: 'branch name' }]);
    */
   setCommands(commands: readonly AgentCommand[]): void;
+  /**
+   * The modes this agent offers, shown in `AgentInfo.modes` (the toolbar shows them as a choice
+   * beside the message box, first one by default); kept across restarts. Entries without an id
+   * are left out, each id is kept once, at most 50.
+   *
+   * @example ctx.state.setModes([{ id: 'default', name: 'Ask first' }, { id: 'plan', name: 'Plan', description: 'Read only' }]);
+   */
+  setModes(modes: readonly AgentMode[]): void;
 }
 
 export interface RunContext {
@@ -177,6 +200,18 @@ export interface RunContext {
    */
   startToolCall(options: CallToolOptions): ToolCallHandle;
   state: AgentStateAccess;
+  /**
+   * This chat's mode for this agent, read when asked (the user may change it during the run): the
+   * one the user chose, else the agent's first mode; undefined when the agent offers no modes.
+   */
+  readonly mode: string | undefined;
+  /**
+   * Records that the agent changed its own mode in this chat (a coding agent leaving plan mode to
+   * carry out the plan): every client shows it. Throws for an id not among the agent's modes.
+   *
+   * @example ctx.setMode('acceptEdits');
+   */
+  setMode(mode: string): void;
   /** Resolves after `ms`, or rejects at once when the run is stopped. */
   sleep(ms: number): Promise<void>;
 }
@@ -193,12 +228,22 @@ export interface AgentDefinition {
    * replaces them at run time.
    */
   commands?: readonly AgentCommand[];
+  /**
+   * The modes the agent offers, shown in `AgentInfo.modes` from the start (the first is a chat's
+   * mode until the user picks another); `ctx.state.setModes` replaces them at run time.
+   */
+  modes?: readonly AgentMode[];
   /** Defaults to true when `run` is given. */
   implemented?: boolean;
   run?: (ctx: RunContext) => Promise<void> | void;
   onChatCreate?: (request: ChatRequest) => ChatDecision | Promise<ChatDecision>;
   onChatSwitch?: (request: ChatRequest) => ChatDecision | Promise<ChatDecision>;
   onChatDelete?: (request: ChatRequest) => ChatDecision | Promise<ChatDecision>;
+  /**
+   * Called when the user picks another of the agent's modes for a chat (`mode.set`); without it
+   * every change is accepted. The run reads the chat's mode as `ctx.mode`.
+   */
+  onModeChange?: (request: ModeRequest) => ChatDecision | Promise<ChatDecision>;
   /** Called when the server closes: stop processes the agent started, close connections. */
   dispose?: () => void | Promise<void>;
 }
@@ -230,8 +275,8 @@ export function defineAgent(definition: AgentDefinition): AgentDefinition {
   return definition;
 }
 
-/** The `AgentInfo` the state and `GET /agents` show for a definition; `commands` set at run time replace its own. */
-export function describeAgent(definition: AgentDefinition, activeSkill?: string | null, commands?: readonly AgentCommand[]): AgentInfo {
+/** The `AgentInfo` the state and `GET /agents` show for a definition; `commands` and `modes` set at run time replace its own. */
+export function describeAgent(definition: AgentDefinition, activeSkill?: string | null, commands?: readonly AgentCommand[], modes?: readonly AgentMode[]): AgentInfo {
   const info: AgentInfo = {
     id: definition.id,
     description: definition.description,
@@ -242,5 +287,7 @@ export function describeAgent(definition: AgentDefinition, activeSkill?: string 
   if (activeSkill !== undefined) info.activeSkill = activeSkill;
   const shown = commands ?? (definition.commands ? normalizeCommands(definition.commands) : undefined);
   if (shown?.length) info.commands = [...shown];
+  const offered = modes ?? (definition.modes ? normalizeModes(definition.modes) : undefined);
+  if (offered?.length) info.modes = [...offered];
   return info;
 }

@@ -274,6 +274,15 @@ export class ChatManager {
     this.repo.recordInfo(chatId, this.sourceOf(chatId));
   }
 
+  /** Records an agent's mode in the chat (`mode.set`, or the agent's own change); nothing when it is already so. */
+  setMode(chatId: string, agentId: string, mode: string): void {
+    const info = this.require(chatId);
+    if (info.modes?.[agentId] === mode) return;
+    // The whole record: a handful of agents at most, and one op that needs no pointer into it.
+    this.store.change([{ op: 'add', path: statePath.chatField(chatId, 'modes'), value: { ...info.modes, [agentId]: mode } }]);
+    this.repo.recordInfo(chatId, this.sourceOf(chatId));
+  }
+
   /**
    * Deletes the chat: its files first, then what clients see, so a disk that refuses (read-only,
    * permissions) leaves the chat everywhere as it was and the request fails with `storage`.

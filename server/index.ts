@@ -15,6 +15,7 @@ export type {
   CallToolOptions,
   ChatDecision,
   ChatRequest,
+  ModeRequest,
   ReplyBuilder,
   RunContext,
   TextSource,

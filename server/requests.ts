@@ -6,6 +6,7 @@
 import { ProtocolError } from '../shared/errors.ts';
 import { makeId } from '../shared/ids.ts';
 import type { ClientKind, Request, RequestOf, UserMessage } from '../shared/schemas.ts';
+import { findCurrentMode } from '../shared/agent-mode.ts';
 import type { AgentDefinition, ChatDecision, ChatRequest } from './agent.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import type { ChatManager } from './chats.ts';
@@ -47,21 +48,24 @@ function applyDefaultPolicy(request: ChatRequest): ChatDecision {
 async function askAgent(ctx: RequestContext, agent: AgentDefinition | undefined, request: ChatRequest): Promise<void> {
   const hook = agent && (request.kind === 'create' ? agent.onChatCreate : request.kind === 'switch' ? agent.onChatSwitch : agent.onChatDelete);
   if (!hook) return rejectIf(applyDefaultPolicy(request));
-  let decision: ChatDecision;
+  rejectIf(await callHook(ctx, agent, `chat.${request.kind}`, () => hook(request)));
+}
+
+/** Runs an agent's hook within HOOK_TIMEOUT_MS; its throw or silence fails the request as `internal`. */
+async function callHook(ctx: RequestContext, agent: AgentDefinition, what: string, hook: () => ChatDecision | Promise<ChatDecision>): Promise<ChatDecision> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     // A hook that never answers must not leave the client's request pending forever.
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer within ${HOOK_TIMEOUT_MS / 1000} s`)), HOOK_TIMEOUT_MS);
     });
-    decision = await Promise.race([Promise.resolve(hook(request)), timeout]);
+    return await Promise.race([Promise.resolve(hook()), timeout]);
   } catch (error) {
-    ctx.log('warn', `Agent ${agent?.id} failed while answering chat.${request.kind}: ${error instanceof Error ? error.message : String(error)}`);
-    throw new ProtocolError('internal', `The agent ${agent?.id} failed to answer: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.log('warn', `Agent ${agent.id} failed while answering ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ProtocolError('internal', `The agent ${agent.id} failed to answer: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     clearTimeout(timer);
   }
-  rejectIf(decision);
 }
 
 function rejectIf(decision: ChatDecision): void {
@@ -158,6 +162,27 @@ async function acceptToolResult(ctx: RequestContext, req: RequestOf<'tool.result
   await ctx.tools.acceptResult(req, client);
 }
 
+/** Asks the agent to work in another of its modes in the chat; its `onModeChange` may refuse. */
+async function setMode(ctx: RequestContext, req: RequestOf<'mode.set'>): Promise<void> {
+  const info = ctx.chats.require(req.chatId);
+  const agent = ctx.agents.resolve(req.agent, info.agent);
+  const modes = ctx.store.state.agents.find((a) => a.id === agent.id)?.modes ?? [];
+  if (modes.length === 0) throw new ProtocolError('not_allowed', `The agent ${agent.id} has no modes`, 'agent');
+  if (!modes.some((m) => m.id === req.mode)) {
+    throw new ProtocolError('not_found', `The agent ${agent.id} has no mode "${req.mode}"; its modes are ${modes.map((m) => m.id).join(', ')}`, 'mode');
+  }
+  const previous = findCurrentMode(ctx.store.state, req.chatId, agent.id);
+  if (previous === req.mode) return;
+  const hook = agent.onModeChange;
+  if (hook) {
+    const run = ctx.runs.current;
+    const request = { chatId: req.chatId, mode: req.mode, previous, run: run && { ...run }, state: ctx.store.state };
+    rejectIf(await callHook(ctx, agent, 'mode.set', () => hook(request)));
+  }
+  ctx.chats.require(req.chatId); // it may have been deleted while the agent answered
+  ctx.chats.setMode(req.chatId, agent.id, req.mode);
+}
+
 function stopRun(ctx: RequestContext, req: RequestOf<'run.stop'>): { stopped: boolean } {
   ctx.chats.require(req.chatId);
   return { stopped: ctx.runs.stop(req.chatId) };
@@ -184,7 +209,7 @@ export async function handleRequest(ctx: RequestContext, req: Request, client: R
 }
 
 /** Requests whose ok waits for their change to be written (one disk sync; streaming is not slowed). */
-const DURABLE_REQUESTS = new Set<Request['type']>(['chat.create', 'chat.rename', 'chat.delete', 'message.send', 'tool.approve', 'tool.result']);
+const DURABLE_REQUESTS = new Set<Request['type']>(['chat.create', 'chat.rename', 'chat.delete', 'message.send', 'tool.approve', 'tool.result', 'mode.set']);
 
 function runRequest(ctx: RequestContext, req: Request, client: RequestClient): Promise<unknown> | unknown {
   switch (req.type) {
@@ -204,5 +229,7 @@ function runRequest(ctx: RequestContext, req: Request, client: RequestClient): P
       return acceptToolResult(ctx, req, client);
     case 'run.stop':
       return stopRun(ctx, req);
+    case 'mode.set':
+      return setMode(ctx, req);
   }
 }

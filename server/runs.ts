@@ -4,6 +4,7 @@
  * gets. The reply itself is written by reply-writer.ts, tool calls live in tool-calls.ts. Agent
  * code is always called inside try/catch: an agent's bug fails its message, never the server.
  */
+import { findCurrentMode } from '../shared/agent-mode.ts';
 import { makeId } from '../shared/ids.ts';
 import { ProtocolError } from '../shared/errors.ts';
 import type { AssistantMessage, Message, RunInfo, ToolDefinition, UserMessage } from '../shared/schemas.ts';
@@ -168,6 +169,9 @@ export class RunManager {
       plan: (entries) => run.writer.setPlan(entries),
     };
     const signal = run.signal;
+    const { store } = this.o;
+    const chatId = run.info.chatId;
+    const agentId = run.agent.id;
     return {
       agent: run.agent.id,
       chatId: run.info.chatId,
@@ -181,6 +185,17 @@ export class RunManager {
       callTool: (options) => this.o.tools.call(run, options),
       startToolCall: (options) => this.o.tools.start(run, options),
       state: this.o.agentState(run.agent.id),
+      get mode() {
+        return findCurrentMode(store.state, chatId, agentId);
+      },
+      setMode: (mode) => {
+        const offered = store.state.agents.find((a) => a.id === agentId)?.modes ?? [];
+        if (typeof mode !== 'string' || !offered.some((m) => m.id === mode)) {
+          throw new TypeError(`setMode takes one of the agent's mode ids (${offered.map((m) => m.id).join(', ') || 'it offers none'}), not ${JSON.stringify(mode)}`);
+        }
+        // The chat may have been deleted while the agent worked: there is nothing to record then.
+        if (this.o.chats.info(chatId)) this.o.chats.setMode(chatId, agentId, mode);
+      },
       sleep: (ms) =>
         new Promise<void>((resolve, reject) => {
           if (signal.aborted) return reject(abortError());

@@ -12,9 +12,10 @@ import path from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { LIMITS } from '../shared/limits.ts';
-import type { AgentCommand, State } from '../shared/schemas.ts';
+import type { AgentCommand, AgentMode, State } from '../shared/schemas.ts';
 import type { AgentDefinition, AgentStateAccess } from './agent.ts';
 import { normalizeCommands } from './agent-commands.ts';
+import { normalizeModes } from './agent-modes.ts';
 import { AgentRegistry } from './agent-registry.ts';
 import { ChatManager } from './chats.ts';
 import { ClientConnection, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection.ts';
@@ -133,6 +134,7 @@ interface AgentMeta {
   state?: unknown;
   activeSkill?: string | null;
   commands?: AgentCommand[];
+  modes?: AgentMode[];
 }
 
 /**
@@ -177,12 +179,14 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   // meta.json is ours, but a hand edit or an older version must not put a bad list in the state.
   for (const meta of agentMeta.values()) {
     if (meta.commands !== undefined) meta.commands = Array.isArray(meta.commands) ? normalizeCommands(meta.commands) : [];
+    if (meta.modes !== undefined) meta.modes = Array.isArray(meta.modes) ? normalizeModes(meta.modes) : [];
   }
 
   const initial: State = {
     agents: registry.infos(
       (id) => agentMeta.get(id)?.activeSkill ?? null,
       (id) => agentMeta.get(id)?.commands,
+      (id) => agentMeta.get(id)?.modes,
     ),
     chats: Object.fromEntries(index.chats.map((c) => [c.id, c])),
     activeChatId: null,
@@ -202,6 +206,18 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   }
   store.flush();
 
+  /** An agent's commands or modes, set at run time: kept in meta.json, shown when they change. */
+  const replaceAgentList = <K extends 'commands' | 'modes'>(agentId: string, key: K, next: NonNullable<AgentMeta[K]>) => {
+    const i = store.state.agents.findIndex((a) => a.id === agentId);
+    const meta = agentMeta.get(agentId);
+    // Agents announce these again with every session: only a change reaches the clients.
+    const same = JSON.stringify(next) === JSON.stringify(store.state.agents[i]?.[key] ?? []);
+    if (same && meta?.[key]) return;
+    agentMeta.set(agentId, { ...meta, [key]: next });
+    const path = key === 'commands' ? statePath.agentCommands(i) : statePath.agentModes(i);
+    if (!same && i >= 0) store.change([next.length ? { op: 'add', path, value: next } : { op: 'remove', path }]);
+    saveMeta();
+  };
   const agentState = (agentId: string): AgentStateAccess => ({
     get: <T>() => agentMeta.get(agentId)?.state as T | undefined,
     set: (value) => {
@@ -222,15 +238,11 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     },
     setCommands: (commands) => {
       if (!Array.isArray(commands)) throw new TypeError('setCommands takes an array of { name, description, hint? }');
-      const next = normalizeCommands(commands);
-      const i = store.state.agents.findIndex((a) => a.id === agentId);
-      const meta = agentMeta.get(agentId);
-      // Agents announce their commands again with every session: only a change reaches the clients.
-      const same = JSON.stringify(next) === JSON.stringify(store.state.agents[i]?.commands ?? []);
-      if (same && meta?.commands) return;
-      agentMeta.set(agentId, { ...meta, commands: next });
-      if (!same && i >= 0) store.change([next.length ? { op: 'add', path: statePath.agentCommands(i), value: next } : { op: 'remove', path: statePath.agentCommands(i) }]);
-      saveMeta();
+      replaceAgentList(agentId, 'commands', normalizeCommands(commands));
+    },
+    setModes: (modes) => {
+      if (!Array.isArray(modes)) throw new TypeError('setModes takes an array of { id, name, description? }');
+      replaceAgentList(agentId, 'modes', normalizeModes(modes));
     },
   });
 

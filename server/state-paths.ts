@@ -26,6 +26,7 @@ export const statePath = {
   chatField: (chatId: string, field: keyof ChatInfo) => `/chats/${escapeToken(chatId)}/${field}`,
   agentActiveSkill: (agentIndex: number) => `/agents/${agentIndex}/activeSkill`,
   agentCommands: (agentIndex: number) => `/agents/${agentIndex}/commands`,
+  agentModes: (agentIndex: number) => `/agents/${agentIndex}/modes`,
 } as const;
 
 /**

@@ -6,3 +6,4 @@ export * from './ids.ts';
 export * from './limits.ts';
 export * from './transport.ts';
 export * from './sync-client.ts';
+export * from './agent-mode.ts';

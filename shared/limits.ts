@@ -54,6 +54,8 @@ export const LIMITS = {
   maxToolDescriptionLength: 4_000,
   /** Agent ids such as `wisp/concierge`. */
   maxAgentIdLength: 128,
+  /** An agent mode's id (PROTOCOL extension `mode.set`): `plan`, `acceptEdits`, … */
+  maxModeIdLength: 128,
   /** clientMessageId values. */
   maxClientMessageIdLength: 256,
   /** Tool call ids. */

@@ -250,6 +250,17 @@ export const AgentCommandSchema = v.object({
 });
 export type AgentCommand = v.InferOutput<typeof AgentCommandSchema>;
 
+/**
+ * A way of working the agent offers (a coding agent's "plan" or "accept edits" mode, which ACP
+ * agents announce per session); the user picks one per chat with `mode.set`.
+ */
+export const AgentModeSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  description: v.optional(v.string()),
+});
+export type AgentMode = v.InferOutput<typeof AgentModeSchema>;
+
 export const AgentInfoSchema = v.object({
   id: v.string(),
   description: v.string(),
@@ -258,6 +269,8 @@ export const AgentInfoSchema = v.object({
   workflows: v.array(v.string()),
   activeSkill: v.optional(v.nullable(v.string())),
   commands: v.optional(v.array(AgentCommandSchema)),
+  /** Additive: the modes the agent offers; the first is the one a chat starts in unless the chat says otherwise. */
+  modes: v.optional(v.array(AgentModeSchema)),
 });
 export type AgentInfo = v.InferOutput<typeof AgentInfoSchema>;
 
@@ -270,6 +283,8 @@ export const ChatInfoSchema = v.object({
   agent: v.optional(v.string()),
   /** The agents that answered in the chat, in order of first reply (absent in chats made before it existed). */
   agents: v.optional(v.array(v.string())),
+  /** Additive: each agent's current mode in this chat, by agent id (absent: the agent's first mode). */
+  modes: v.optional(v.record(v.string(), v.string())),
 });
 export type ChatInfo = v.InferOutput<typeof ChatInfoSchema>;
 
@@ -378,6 +393,15 @@ export const ToolResultRequestSchema = v.object({
   isError: v.optional(v.boolean()),
 });
 export const RunStopSchema = v.object({ type: v.literal('run.stop'), id: RequestIdSchema, chatId: v.string() });
+/** Additive: asks an agent to work in another of its modes in this chat; the agent may refuse. */
+export const ModeSetSchema = v.object({
+  type: v.literal('mode.set'),
+  id: RequestIdSchema,
+  chatId: v.string(),
+  /** The agent whose mode changes; by default the one a message to the chat would go to. */
+  agent: v.optional(AgentIdSchema),
+  mode: v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxModeIdLength)),
+});
 
 /** Request schemas by `type`: the server looks the schema up first, so an unknown type is its own error. */
 export const REQUEST_SCHEMAS = {
@@ -389,6 +413,7 @@ export const REQUEST_SCHEMAS = {
   'tool.approve': ToolApproveSchema,
   'tool.result': ToolResultRequestSchema,
   'run.stop': RunStopSchema,
+  'mode.set': ModeSetSchema,
 } as const;
 export type RequestType = keyof typeof REQUEST_SCHEMAS;
 export type RequestOf<T extends RequestType> = v.InferOutput<(typeof REQUEST_SCHEMAS)[T]>;
@@ -406,6 +431,7 @@ export interface ResultValues {
   'tool.approve': undefined;
   'tool.result': undefined;
   'run.stop': { stopped: boolean };
+  'mode.set': undefined;
 }
 
 // ---------------------------------------------------------------- server → client

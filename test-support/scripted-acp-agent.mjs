@@ -2,8 +2,10 @@
 /**
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
- * picks a script (hello, edit, long, crash, garbage, page, read PATH, write PATH, echo, recall) or
- * one of the commands it announces (/review [focus], /compact).
+ * picks a script (hello, edit, long, crash, garbage, page, read PATH, write PATH, echo, recall, mode,
+ * go) or one of the commands it announces (/review [focus], /compact). Its sessions have Claude
+ * Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude Code does unless
+ * started to allow it.
  *
  * Environment:
  * - ACP_SCRIPT_LOG: a file that gets one JSON line per thing received (for assertions).
@@ -40,7 +42,7 @@ function saveSession(id) {
   if (!STATE) return;
   mkdirSync(STATE, { recursive: true });
   const s = sessions.get(id);
-  writeFileSync(join(STATE, `${id}.json`), JSON.stringify({ cwd: s.cwd, prompts: s.prompts }));
+  writeFileSync(join(STATE, `${id}.json`), JSON.stringify({ cwd: s.cwd, prompts: s.prompts, mode: s.mode }));
 }
 
 function loadSession(id) {
@@ -63,6 +65,18 @@ const COMMANDS = [
   { name: 'review', description: 'Review the changes on this branch', input: { hint: 'what to focus on' } },
   { name: 'compact', description: 'Summarize the conversation so far to free context' },
 ];
+
+/** Claude Code's modes, as its ACP adapter answers `session/new`. */
+const MODES = [
+  { id: 'default', name: 'Default', description: 'Ask before edits and commands' },
+  { id: 'acceptEdits', name: 'Accept Edits', description: 'Edit files without asking' },
+  { id: 'plan', name: 'Plan Mode', description: 'Read only: propose a plan first' },
+  { id: 'bypassPermissions', name: 'Bypass Permissions', description: 'Never ask' },
+];
+
+function modeState(session) {
+  return { currentModeId: session.mode, availableModes: MODES };
+}
 
 function announceCommands(client, sessionId) {
   setTimeout(() => {
@@ -94,22 +108,33 @@ const app = agent({ name: 'scripted-acp-agent' })
     log('session/new', params);
     if (NEEDS_AUTH) throw RequestError.authRequired();
     const id = `sess_${process.pid}_${sessions.size + 1}`;
-    sessions.set(id, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: [], cancelled: false });
+    sessions.set(id, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: [], cancelled: false, mode: 'default' });
     saveSession(id);
     announceCommands(client, id);
-    return { sessionId: id };
+    return { sessionId: id, modes: modeState(sessions.get(id)) };
   })
   .onRequest(methods.agent.session.load, async ({ params, client }) => {
     log('session/load', params);
     const saved = loadSession(params.sessionId);
     if (!saved) throw new Error(`No such session: ${params.sessionId}`);
-    sessions.set(params.sessionId, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: saved.prompts, cancelled: false });
+    sessions.set(params.sessionId, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: saved.prompts, cancelled: false, mode: saved.mode ?? 'default' });
     // ACP replays the conversation on load; a client must not show it as a new reply.
     for (const p of saved.prompts) {
       await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: p } } });
       await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `(replayed answer to ${p})` } } });
     }
     announceCommands(client, params.sessionId);
+    return { modes: modeState(sessions.get(params.sessionId)) };
+  })
+  .onRequest(methods.agent.session.setMode, ({ params, client }) => {
+    log('session/set_mode', params);
+    const session = sessions.get(params.sessionId);
+    if (!session) throw new Error(`Unknown session ${params.sessionId}`);
+    if (!MODES.some((m) => m.id === params.modeId)) throw RequestError.invalidParams({ modeId: params.modeId }, `No mode ${params.modeId}`);
+    if (params.modeId === 'bypassPermissions') throw new RequestError(-32000, 'Bypass Permissions is off: start the agent with --allow-bypass to use it');
+    session.mode = params.modeId;
+    saveSession(params.sessionId);
+    void client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'current_mode_update', currentModeId: params.modeId } });
     return {};
   })
   .onNotification(methods.agent.session.cancel, ({ params }) => {
@@ -261,6 +286,18 @@ const app = agent({ name: 'scripted-acp-agent' })
 
       case 'caps':
         await say(JSON.stringify(clientCapabilities));
+        return { stopReason: 'end_turn' };
+
+      case 'mode':
+        await say(`Working in mode ${session.mode}.`);
+        return { stopReason: 'end_turn' };
+
+      case 'go':
+        // Claude Code leaves plan mode itself once the plan is approved.
+        session.mode = 'acceptEdits';
+        saveSession(sessionId);
+        await update({ sessionUpdate: 'current_mode_update', currentModeId: 'acceptEdits' });
+        await say('Carrying out the plan, accepting edits.');
         return { stopReason: 'end_turn' };
 
       case 'recall':

@@ -266,6 +266,29 @@ describe('chat actions', () => {
     expect(await deleting).toBe(true);
   });
 
+  it('sets a mode in the active chat, and shows the agent\'s refusal', async () => {
+    const { conn, store, actions } = await setup();
+    const done = actions.setMode('wisp/coder', 'plan');
+    expect(lastRequest(conn)).toMatchObject({ type: 'mode.set', chatId: 'c1', agent: 'wisp/coder', mode: 'plan' });
+    reply(conn, lastRequest(conn));
+    expect(await done).toBe(true);
+    const refused = actions.setMode('wisp/coder', 'auto');
+    refuse(conn, lastRequest(conn), 'rejected', 'Auto needs a clean tree');
+    expect(await refused).toBe(false);
+    expect(store.getState().chatError).toBe('Auto needs a clean tree');
+  });
+
+  it('starts the chat a mode is picked for when none is open', async () => {
+    const { conn, actions } = await setup(makeState({ activeChatId: null, active: null }));
+    const done = actions.setMode('wisp/coder', 'plan');
+    expect(lastRequest(conn)).toMatchObject({ type: 'chat.create', agent: 'wisp/coder' });
+    reply(conn, lastRequest(conn), { chatId: 'c9' });
+    await flush();
+    expect(lastRequest(conn)).toMatchObject({ type: 'mode.set', chatId: 'c9', agent: 'wisp/coder', mode: 'plan' });
+    reply(conn, lastRequest(conn));
+    expect(await done).toBe(true);
+  });
+
   it('answers approvals with a trimmed reason, and reports a late answer', async () => {
     const { conn, actions } = await setup();
     const answer = actions.approveTool('c1', 't1', false, '  not on prod  ');

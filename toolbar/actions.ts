@@ -32,6 +32,8 @@ export interface ToolbarActionsApi {
   /** `always` remembers the answer for such calls, where the agent offers it. */
   approveTool(chatId: string, toolCallId: string, approved: boolean, reason?: string, always?: boolean): Promise<string | null>;
   stopRun(chatId: string): Promise<boolean>;
+  /** Asks `agent` to work in `mode` in the active chat (creating the chat first when there is none). */
+  setMode(agent: string, mode: string): Promise<boolean>;
   /**
    * Sends one of the user's earlier messages again, as a new message at the end of the chat, to
    * `agent` (Retry and Regenerate): nothing earlier is removed or rewritten.
@@ -132,6 +134,14 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
     },
     stopRun(chatId) {
       return chatAction(() => client.request('run.stop', { chatId }));
+    },
+    setMode(agent, mode) {
+      return chatAction(async () => {
+        let chatId = store.getState().sync.state?.activeChatId ?? null;
+        // A mode picked before the first message belongs to the chat that message will start.
+        if (!chatId) chatId = (await client.request('chat.create', { agent })).chatId;
+        await client.request('mode.set', { chatId, agent, mode });
+      });
     },
 
     resend(chatId, message, agent) {

@@ -2,7 +2,8 @@
  * Derived views of the store, pure and cheap: components select with these so a streaming patch
  * only re-renders what depends on the part that changed.
  */
-import type { AgentCommand, AgentInfo, ChatInfo, Message, State } from '../shared/schemas.ts';
+import type { AgentCommand, AgentInfo, AgentMode, ChatInfo, Message, State } from '../shared/schemas.ts';
+import { findCurrentMode } from '../shared/agent-mode.ts';
 import { defaultAgent } from '../shared/default-agent.ts';
 import { isLoopbackHttpOrigin } from '../shared/origins.ts';
 import type { SyncStatus } from '../shared/sync-client.ts';
@@ -119,6 +120,19 @@ export function selectComposerAgent(s: ToolbarState): string | null {
 export function selectComposerCommands(s: ToolbarState): readonly AgentCommand[] | undefined {
   const agent = selectComposerAgent(s);
   return agent ? s.sync.state?.agents.find((a) => a.id === agent)?.commands : undefined;
+}
+
+/** The modes the composer's agent offers (shown as a choice beside it when there are any). */
+export function selectComposerModes(s: ToolbarState): readonly AgentMode[] | undefined {
+  const agent = selectComposerAgent(s);
+  return agent ? s.sync.state?.agents.find((a) => a.id === agent)?.modes : undefined;
+}
+
+/** The composer agent's mode in the active chat: the chat's choice, else the agent's first. */
+export function selectComposerMode(s: ToolbarState): string | undefined {
+  const agent = selectComposerAgent(s);
+  const state = s.sync.state;
+  return agent && state ? findCurrentMode(state, state.activeChatId, agent) : undefined;
 }
 
 /** The composer agent's active skill, shown in the header; null when it has none. */

@@ -498,6 +498,7 @@ export const TOOLBAR_CSS = /* css */ `
 }
 .ab-select:hover { background-color: var(--bg-3); }
 .ab-select option { background: var(--bg-2); color: var(--fg); }
+.ab-select.ab-mode-on { color: var(--accent); border-color: rgba(122, 162, 255, 0.35); }
 .ab-send { width: 30px; height: 30px; border-radius: 8px; border: 0; background: var(--accent-2); color: #fff; display: inline-grid; place-items: center; }
 .ab-send:hover:not(:disabled) { background: #6d93f7; }
 .ab-stop { height: 30px; border-radius: 8px; border: 1px solid rgba(248, 113, 113, 0.5); background: transparent; color: var(--bad); display: inline-flex; align-items: center; gap: 5px; padding: 0 9px; font-size: 12px; font-weight: 600; white-space: nowrap; flex: none; }

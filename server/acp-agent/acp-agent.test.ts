@@ -307,6 +307,47 @@ describe('an ACP agent in agentbar', () => {
     expect(second.client.state!.agents[0]!.commands).toEqual(announced);
   });
 
+  it('offers the modes its sessions announce, switches the open session at once, and refuses what the agent refuses', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    expect(s.client.state!.agents[0]!.modes).toBeUndefined();
+    await send(s, 'mode');
+    expect(textOf(await reply(s))).toBe('Working in mode default.');
+    expect(s.client.state!.agents[0]!.modes!.map((m) => m.id)).toEqual(['default', 'acceptEdits', 'plan', 'bypassPermissions']);
+    expect(s.client.state!.agents[0]!.modes![2]).toEqual({ id: 'plan', name: 'Plan Mode', description: 'Read only: propose a plan first' });
+
+    await s.client.ok('mode.set', { chatId: s.chatId, mode: 'plan' });
+    expect(s.client.state!.chats[s.chatId]!.modes).toEqual({ 'acp/scripted': 'plan' });
+    const sessionId = `sess_${s.received().find((r) => r.kind === 'session/new')!.pid}_1`;
+    expect(s.received().filter((r) => r.kind === 'session/set_mode').map((r) => r.data)).toEqual([{ sessionId, modeId: 'plan' }]);
+    await send(s, 'mode');
+    expect(textOf(await reply(s))).toBe('Working in mode plan.');
+
+    const refused = await s.client.request('mode.set', { chatId: s.chatId, mode: 'bypassPermissions' });
+    expect(refused.ok).toBe(false);
+    expect(refused.error.code).toBe('rejected');
+    expect(refused.error.message).toContain('Bypass Permissions is off: start the agent with --allow-bypass');
+    expect(s.client.state!.chats[s.chatId]!.modes).toEqual({ 'acp/scripted': 'plan' });
+  });
+
+  it('starts a chat\'s session in the mode the user picked before it existed, and shows the mode the agent moves to itself', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    // The agent announced its modes in another chat: this one has no session yet.
+    await send(s, 'hello');
+    await reply(s);
+    const { chatId } = await s.client.ok('chat.create', {});
+    await s.client.ok('mode.set', { chatId, mode: 'plan' });
+    expect(s.received().filter((r) => r.kind === 'session/set_mode')).toEqual([]);
+    await s.client.ok('message.send', userMessage(chatId, 'mode'));
+    await s.client.waitFor(() => s.client.state?.run === null && textOf(lastMessage(s.client.state)).startsWith('Working'), 20_000, 'the reply');
+    expect(textOf(lastMessage(s.client.state))).toBe('Working in mode plan.');
+
+    await s.client.ok('message.send', userMessage(chatId, 'go'));
+    await s.client.waitFor(() => s.client.state?.run === null && textOf(lastMessage(s.client.state)).startsWith('Carrying'), 20_000, 'the reply');
+    expect(s.client.state!.chats[chatId]!.modes).toEqual({ 'acp/scripted': 'acceptEdits' });
+    // The first chat kept its own.
+    expect(s.client.state!.chats[s.chatId]!.modes).toBeUndefined();
+  });
+
   it('fails the message with a clear error when the command cannot start, and keeps serving', { timeout: 30_000 }, async () => {
     const agent = createAcpAgent({ id: 'acp/missing', command: '/nonexistent/agent-binary', cwd: await h.tmpDir() });
     const server = await h.start({ agents: [agent] });

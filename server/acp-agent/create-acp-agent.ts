@@ -5,7 +5,7 @@
  * reply, Stop as `session/cancel`.
  */
 import path from 'node:path';
-import { methods, type AgentCapabilities, type AvailableCommand, type ClientContext, type McpServer, type NewSessionResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type ToolCall, type ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { methods, type AgentCapabilities, type AvailableCommand, type ClientContext, type McpServer, type NewSessionResponse, type SessionModeState, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type ToolCall, type ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { LIMITS } from '../../shared/limits.ts';
 import type { AgentDefinition, AgentStateAccess, RunContext, ToolCallHandle } from '../agent.ts';
 import { describeError } from '../describe-error.ts';
@@ -35,6 +35,9 @@ export interface AcpAgentOptions {
 interface AcpAgentState {
   sessions: Record<string, string>;
 }
+
+/** How long the agent may take to change a session's mode. */
+const SET_MODE_TIMEOUT_MS = 10_000;
 
 /** How long a new turn waits for the previous (stopped) turn of its session to wind down. */
 const PREVIOUS_TURN_WAIT_MS = 10_000;
@@ -80,8 +83,9 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
     if (stored && canLoad) {
       try {
         // The agent replays the conversation as updates while loading: nobody listens, so none of it is shown again.
-        await withTimeout(agent.request(methods.agent.session.load, { sessionId: stored, cwd, mcpServers }), startTimeoutMs, 'The agent did not load its session');
+        const loaded = await withTimeout(agent.request(methods.agent.session.load, { sessionId: stored, cwd, mcpServers }), startTimeoutMs, 'The agent did not load its session');
         known.add(stored);
+        await applyMode(ctx, agent, stored, loaded?.modes);
         return { sessionId: stored, history: null };
       } catch (error) {
         log('warn', `${id} could not load session ${stored}: ${describeError(error)}; starting a new one`);
@@ -95,13 +99,49 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
     const ids = Object.keys(state.sessions);
     for (const old of ids.slice(0, Math.max(0, ids.length - LIMITS.maxChats))) delete state.sessions[old];
     ctx.state.set(state);
+    await applyMode(ctx, agent, created.sessionId, created.modes);
     const earlier = ctx.messages.slice(0, -1);
     return { sessionId: created.sessionId, history: earlier.length > 0 ? describeHistory(earlier) : null };
+  }
+
+  /**
+   * A session just opened: its modes become the agent's, and it is put in the mode the chat shows
+   * (the one the user chose, else the first), which the user may have picked before it existed.
+   */
+  async function applyMode(ctx: RunContext, agent: ClientContext, sessionId: string, modes: SessionModeState | null | undefined): Promise<void> {
+    if (!modes?.availableModes?.length) return;
+    try {
+      ctx.state.setModes(modes.availableModes.map((m) => ({ id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })));
+    } catch (error) {
+      log('warn', `${id} announced modes agentbar could not keep: ${describeError(error)}`);
+      return;
+    }
+    const wanted = ctx.mode;
+    if (wanted === undefined || wanted === modes.currentModeId) return;
+    try {
+      await withTimeout(agent.request(methods.agent.session.setMode, { sessionId, modeId: wanted }), SET_MODE_TIMEOUT_MS, 'The agent did not change its mode');
+    } catch (error) {
+      // The session works on in its own mode: the chat says which, rather than a mode it is not in.
+      log('warn', `${id} did not switch session ${sessionId} to mode ${wanted}: ${describeError(error)}`);
+      if (modes.availableModes.some((m) => m.id === modes.currentModeId)) ctx.setMode(modes.currentModeId);
+    }
   }
 
   return {
     id,
     description: options.description ?? `${[options.command, ...args].join(' ')} over ACP, in ${cwd}`,
+    /** A chat whose session is open changes mode at once; otherwise the session starts in it when it opens. */
+    async onModeChange({ chatId, mode }) {
+      const sessionId = agentState?.get<AcpAgentState>()?.sessions?.[chatId];
+      if (!sessionId || !acp.running) return;
+      const { agent, known } = await acp.ensure();
+      if (!known.has(sessionId)) return;
+      try {
+        await withTimeout(agent.request(methods.agent.session.setMode, { sessionId, modeId: mode }), SET_MODE_TIMEOUT_MS, 'The agent did not change its mode');
+      } catch (error) {
+        return { reject: `${id} did not change its mode: ${describeError(error)}` };
+      }
+    },
     async run(ctx) {
       agentState = ctx.state;
       let session;
@@ -225,8 +265,17 @@ class AcpTurn {
       case 'plan':
         reply.plan(toPlan(update.entries));
         return;
+      case 'current_mode_update':
+        // The agent changed its own mode (leaving plan mode to carry the plan out): the chat shows it.
+        // A mode it never announced is not shown, and is no reason to end the turn.
+        try {
+          this.ctx.setMode(update.currentModeId);
+        } catch {
+          // not one of its modes
+        }
+        return;
       default:
-        // Commands, modes, usage, session info: nothing a reply shows.
+        // Commands, usage, session info: nothing a reply shows.
         return;
     }
   }

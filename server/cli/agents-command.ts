@@ -1,6 +1,6 @@
 /**
  * `agentbar agents [--json]`: every agent of the server, with its tools, workflows, active skill
- * and the commands it announced.
+ * and the commands and modes it announced.
  */
 import type { AgentInfo } from '../../shared/schemas.ts';
 import { attachOrEmbed } from './attach.ts';
@@ -9,8 +9,8 @@ import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
 export const AGENTS_USAGE = `Usage: agentbar agents [--json] [--data-dir <dir>]
 
 Lists the agents of the agent server: id, description, whether it is implemented, its tools (with
-their type: deterministic or decision), its workflows, its active skill and the /commands it
-announced (an ACP agent's, sent to it as messages).
+their type: deterministic or decision), its workflows, its active skill, the /commands it
+announced (an ACP agent's, sent to it as messages) and its modes (the first is a chat's default).
   --json                Print the list as JSON (the AgentInfo objects of GET /agents)
 ${COMMON_HELP}`;
 
@@ -23,6 +23,7 @@ export function formatAgents(agents: readonly AgentInfo[]): string {
       if (a.workflows.length) lines.push(`  workflows: ${a.workflows.join(', ')}`);
       if (a.activeSkill) lines.push(`  active skill: ${a.activeSkill}`);
       if (a.commands?.length) lines.push(`  commands: ${a.commands.map((c) => `/${c.name}`).join(', ')}`);
+      if (a.modes?.length) lines.push(`  modes: ${a.modes.map((m) => (m.name === m.id ? m.id : `${m.id} (${m.name})`)).join(', ')}`);
       return lines.join('\n');
     })
     .join('\n\n');

@@ -161,6 +161,39 @@ describe('terminal chat', () => {
     expect(output()).toContain('Unknown command /reveiw (did you mean /review?)');
   });
 
+  it("lists the agent's modes with this chat's marked, switches by id or shown name, and prints a refusal", async () => {
+    const modal = defineAgent({
+      id: 'test/modal',
+      description: 'Works in modes',
+      modes: [{ id: 'ask', name: 'Ask first', description: 'Asks before edits' }, { id: 'plan', name: 'Plan Mode' }],
+      onModeChange: ({ mode }) => (mode === 'ask' ? { reject: 'Ask mode is off today' } : undefined),
+      async run(ctx) {
+        await ctx.reply.text(`mode ${ctx.mode}`);
+      },
+    });
+    const { client, chat, output } = await openTerminal(0, [modal]);
+    await chat.handleLine('/mode');
+    expect(output()).toContain("Modes of test/modal (* this chat's):\n  * ask                Ask first — Asks before edits\n    plan               Plan Mode\n/mode <id> switches this chat to another.\n");
+    // No chat yet: switching starts one, in that mode.
+    await chat.handleLine('/mode plan mode');
+    expect(output()).toContain('test/modal works in Plan Mode in this chat now.');
+    const chatId = client.getSnapshot().state!.activeChatId!;
+    expect(client.getSnapshot().state!.chats[chatId]!.modes).toEqual({ 'test/modal': 'plan' });
+    await chat.handleLine('/mode ask');
+    await expect.poll(output).toContain('! Ask mode is off today (rejected)');
+    await chat.handleLine('/mode yolo');
+    await expect.poll(output).toContain('! The agent test/modal has no mode "yolo"; its modes are ask, plan (not_found)');
+    expect(client.getSnapshot().state!.chats[chatId]!.modes).toEqual({ 'test/modal': 'plan' });
+    await chat.handleLine('hello');
+    await expect.poll(output).toContain('mode plan');
+  });
+
+  it('says when the agent has no modes', async () => {
+    const t = await openTerminal();
+    await t.chat.handleLine('/mode');
+    expect(t.output()).toContain('demo/guide has no modes.');
+  });
+
   it('explains unknown commands and an unknown agent', async () => {
     const t = await openTerminal();
     await t.chat.handleLine('/frobnicate');

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import type { SyncClient } from '../../shared/sync-client.ts';
+import { findCurrentMode } from '../../shared/agent-mode.ts';
 import { defaultAgent } from '../../shared/default-agent.ts';
 import type { AgentCommand, FilePart, ToolCallPart } from '../../shared/schemas.ts';
 import { findClosest } from '../closest-word.ts';
@@ -19,6 +20,8 @@ export const TERMINAL_HELP = `Commands:
   /rename <title>      rename the active chat
   /delete <n>          delete chat n of /chats
   /agents              list agents;  /agent <id> to address one
+  /mode [id]           the addressed agent's modes (plan, accept edits…); with an id, switch
+                       this chat to it
   /approve             approve the tool call waiting for you
   /reject [reason]     reject it
   /stop                stop the agent
@@ -31,7 +34,7 @@ Anything else is sent as a message, and so are the agent's own commands (listed 
 announced any); //text sends /text as it is.`;
 
 /** Every slash command `run` takes, for the one meant by a typo. */
-const SLASH_COMMANDS = ['/help', '/quit', '/exit', '/chats', '/new', '/switch', '/rename', '/delete', '/agents', '/agent', '/approve', '/reject', '/stop', '/save', '/attach', '/detach'];
+const SLASH_COMMANDS = ['/help', '/quit', '/exit', '/chats', '/new', '/switch', '/rename', '/delete', '/agents', '/agent', '/mode', '/approve', '/reject', '/stop', '/save', '/attach', '/detach'];
 
 /**
  * The agent's commands for /help, one a line, like the list above them.
@@ -181,6 +184,25 @@ export function createTerminalChat(options: {
         agent = arg || undefined;
         write(agent ? `Messages now go to ${agent}.\n` : 'Messages go to the chat’s agent.\n');
         return;
+      case '/mode': {
+        const modes = (addressed && state?.agents.find((a) => a.id === addressed)?.modes) || [];
+        if (!addressed || !state || modes.length === 0) {
+          write(`${addressed ?? 'The agent'} has no modes.\n`);
+          return;
+        }
+        if (!arg) {
+          const current = findCurrentMode(state, chatId, addressed);
+          const lines = modes.map((m) => `  ${m.id === current ? '*' : ' '} ${m.id.padEnd(18)} ${m.name}${m.description ? ` — ${m.description}` : ''}`);
+          write(`Modes of ${addressed} (* this chat's):\n${lines.join('\n')}\n/mode <id> switches this chat to another.\n`);
+          return;
+        }
+        // An id as listed, or the name as shown in the toolbar; anything else the server refuses with the list.
+        const wanted = modes.find((m) => m.id === arg) ?? modes.find((m) => m.name.toLowerCase() === arg.toLowerCase());
+        const target = chatId ?? (await client.request('chat.create', { agent: addressed })).chatId;
+        await client.request('mode.set', { chatId: target, agent: addressed, mode: wanted?.id ?? arg });
+        write(`${addressed} works in ${wanted?.name ?? arg} in this chat now.\n`);
+        return;
+      }
       case '/approve':
       case '/reject': {
         const call = chatId ? pendingApproval(client) : undefined;

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../shared/limits.ts';
 import { useServices, useToolbar } from '../context.ts';
 import { labelElement } from '../page/picker.ts';
@@ -7,6 +7,8 @@ import {
   selectAgents,
   selectComposerAgent,
   selectComposerCommands,
+  selectComposerMode,
+  selectComposerModes,
   selectConnectionProblem,
   selectRunInActiveChat,
   selectComposerBlocker,
@@ -80,6 +82,41 @@ function AgentSelect() {
       {agents.map((a) => (
         <option key={a.id} value={a.id} disabled={!a.implemented} title={a.description}>
           {a.implemented ? a.id : `${a.id} (not implemented)`}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/**
+ * The composer agent's modes (a coding agent's plan mode, say), when it offers any. The choice
+ * shows at once and goes back to the chat's mode if the agent refuses it (the refusal is shown
+ * above the messages).
+ */
+function ModeSelect() {
+  const { actions } = useServices();
+  const agent = useToolbar(selectComposerAgent);
+  const modes = useToolbar(selectComposerModes);
+  const current = useToolbar(selectComposerMode);
+  const [asked, setAsked] = useState<string | null>(null);
+  if (!agent || !modes?.length) return null;
+  const shown = asked ?? current ?? '';
+  return (
+    <select
+      // Not the agent's first (default) mode: a coding agent in plan mode should look it.
+      class={shown === modes[0]!.id ? 'ab-select' : 'ab-select ab-mode-on'}
+      aria-label="Mode"
+      title={modes.find((m) => m.id === shown)?.description ?? `${agent}'s mode`}
+      value={shown}
+      onChange={(e) => {
+        const mode = e.currentTarget.value;
+        setAsked(mode);
+        void actions.setMode(agent, mode).finally(() => setAsked(null));
+      }}
+    >
+      {modes.map((m) => (
+        <option key={m.id} value={m.id} title={m.description}>
+          {m.name}
         </option>
       ))}
     </select>
@@ -221,6 +258,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
             <CursorIcon />
           </button>
           <AgentSelect />
+          <ModeSelect />
           <span class="ab-spacer" />
           {run ? (
             // Shown wherever the user is: a run in another chat blocks this one, so its Stop must be here too.
