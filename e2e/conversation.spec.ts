@@ -136,6 +136,26 @@ test('shows backend and cli tool calls as cards with their state and result', as
   await snap(page, testInfo, 'tool-cards');
 });
 
+test("in the guide's Trusting mode a toolbar tool runs without asking; the mode is the chat's own", async ({ toolbar, page }, testInfo) => {
+  const mode = toolbar.panel.getByRole('combobox', { name: 'Mode' });
+  await expect(mode).toHaveValue('ask');
+  await expect(mode).not.toHaveClass(/ab-mode-on/);
+  await mode.selectOption('trust');
+  await expect(mode).toHaveValue('trust');
+  // Not the agent's first mode: it stands out.
+  await expect(mode).toHaveClass(/ab-mode-on/);
+  await toolbar.send('read my selection');
+  await expect(toolbar.doneReplies().last()).toContainText('No elements are selected. Press Pick elements');
+  const card = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' });
+  await expect(card.locator('.ab-s-done')).toHaveText('done');
+  await expect(card.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await expect(toolbar.log).toContainText('Reading the elements you picked (Trusting mode: without asking).');
+  await snap(page, testInfo, 'mode-trusting');
+
+  await toolbar.newChat();
+  await expect(mode).toHaveValue('ask');
+});
+
 test('asks approval for a toolbar tool: Approve runs it, Reject sends the reason', async ({ toolbar, page }, testInfo) => {
   // A reply long enough that the list scrolls: after Approve, the list must still follow.
   await toolbar.ask('help');

@@ -124,6 +124,17 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await expect(lastReply()).toContainText('You selected 2 elements');
   await camera.shoot('approved', 'Approved: the toolbar read the picked elements, the agent lists them');
 
+  const mode = toolbar.panel.getByRole('combobox', { name: 'Mode' });
+  await mode.selectOption('trust');
+  const repliesBefore = await toolbar.doneReplies().count();
+  await toolbar.send('selection again');
+  // Two replies: the call, and (after the tool's result) the answer.
+  await expect(toolbar.doneReplies()).toHaveCount(repliesBefore + 2);
+  await expect(lastReply()).toContainText('You selected 2 elements');
+  await camera.shoot('mode-trusting', "The agent's Mode menu, for this chat: in Trusting mode the guide reads the picked elements without asking");
+  await mode.selectOption('ask');
+  await expect(mode).toHaveValue('ask');
+
   await expect((await toolbar.ask('file')).getByRole('link', { name: 'Download orders.csv' })).toBeVisible();
   await camera.shoot('file', 'A file from the agent, downloadable');
 

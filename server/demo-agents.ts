@@ -19,6 +19,8 @@ const HELP = `I'm the **demo guide**. Try one of these:
 | \`fail\` | an agent bug, shown as a failed message |
 | \`skill review\` | sets my active skill (it survives restarts) |
 
+My **Mode** menu, beside my name: in **Trusting** mode \`selection\` reads the page without asking.
+
 Switch the agent to **demo/historian** to get a summary of this chat: every agent sees the whole history.`;
 
 const MARKDOWN = `Here is a small **TypeScript** helper that debounces a function:
@@ -118,6 +120,11 @@ export function createDemoAgents(options: DemoAgentOptions = {}): AgentDefinitio
       { name: 'fail', description: 'An agent bug, shown as a failed message' },
       { name: 'skill', description: 'Sets my active skill (it survives restarts)', hint: 'name' },
     ],
+    // A coding agent's "ask before edits" and "accept edits", in the guide's terms.
+    modes: [
+      { id: 'ask', name: 'Ask first', description: 'Asks before it reads the page' },
+      { id: 'trust', name: 'Trusting', description: 'Reads the elements you picked without asking' },
+    ],
     tools: [
       {
         name: 'system_info',
@@ -164,9 +171,10 @@ export function createDemoAgents(options: DemoAgentOptions = {}): AgentDefinitio
         return;
       }
       if (/\bselect|selection|page|element/.test(text)) {
-        await stream(ctx, 'I would like to read the elements you picked in the page.');
+        const trusting = ctx.mode === 'trust';
+        await stream(ctx, trusting ? 'Reading the elements you picked (Trusting mode: without asking).' : 'I would like to read the elements you picked in the page.');
         try {
-          const result = await ctx.callTool({ name: 'get_selected_elements', runtime: 'toolbar', requiresApproval: true });
+          const result = await ctx.callTool({ name: 'get_selected_elements', runtime: 'toolbar', requiresApproval: !trusting });
           await stream(ctx, result.isError ? `The toolbar could not read them: ${String(result.output)}` : summarizeElements(result.output));
         } catch (error) {
           if (!(error instanceof ToolDeniedError)) throw error;

@@ -190,8 +190,9 @@ describe('terminal chat', () => {
 
   it('says when the agent has no modes', async () => {
     const t = await openTerminal();
+    await t.chat.handleLine('/agent demo/historian');
     await t.chat.handleLine('/mode');
-    expect(t.output()).toContain('demo/guide has no modes.');
+    expect(t.output()).toContain('demo/historian has no modes.');
   });
 
   it('explains unknown commands and an unknown agent', async () => {
