@@ -9,6 +9,7 @@ import { methods, type AgentCapabilities, type AvailableCommand, type ClientCont
 import { LIMITS } from '../../shared/limits.ts';
 import type { AgentDefinition, AgentStateAccess, RunContext, ToolCallHandle } from '../agent.ts';
 import { describeError } from '../describe-error.ts';
+import { HOOK_TIMEOUT_MS } from '../requests.ts';
 import { AcpProcess, withTimeout } from './acp-process.ts';
 import { deriveAcpId } from './derive-acp-id.ts';
 
@@ -36,8 +37,11 @@ interface AcpAgentState {
   sessions: Record<string, string>;
 }
 
-/** How long the agent may take to change a session's mode. */
-const SET_MODE_TIMEOUT_MS = 10_000;
+/**
+ * How long the agent may take to change a session's mode: under the server's time for a hook, so
+ * the user reads that the agent did not switch, not that it failed to answer.
+ */
+const SET_MODE_TIMEOUT_MS = HOOK_TIMEOUT_MS - 2_000;
 
 /** How long a new turn waits for the previous (stopped) turn of its session to wind down. */
 const PREVIOUS_TURN_WAIT_MS = 10_000;
