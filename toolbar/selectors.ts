@@ -116,16 +116,20 @@ export function selectComposerAgent(s: ToolbarState): string | null {
   return defaultAgent(state, chatId);
 }
 
+/** What the server says about the composer's agent; undefined before the state or without an agent. */
+function findComposerAgentInfo(s: ToolbarState): AgentInfo | undefined {
+  const agent = selectComposerAgent(s);
+  return agent ? s.sync.state?.agents.find((a) => a.id === agent) : undefined;
+}
+
 /** The commands the composer's agent takes as `/name` messages (offered as the user types `/`). */
 export function selectComposerCommands(s: ToolbarState): readonly AgentCommand[] | undefined {
-  const agent = selectComposerAgent(s);
-  return agent ? s.sync.state?.agents.find((a) => a.id === agent)?.commands : undefined;
+  return findComposerAgentInfo(s)?.commands;
 }
 
 /** The modes the composer's agent offers (shown as a choice beside it when there are any). */
 export function selectComposerModes(s: ToolbarState): readonly AgentMode[] | undefined {
-  const agent = selectComposerAgent(s);
-  return agent ? s.sync.state?.agents.find((a) => a.id === agent)?.modes : undefined;
+  return findComposerAgentInfo(s)?.modes;
 }
 
 /** The composer agent's mode in the active chat: the chat's choice, else the agent's first. */
@@ -137,9 +141,8 @@ export function selectComposerMode(s: ToolbarState): string | undefined {
 
 /** The composer agent's active skill, shown in the header; null when it has none. */
 export function selectActiveSkill(s: ToolbarState): { agent: string; skill: string } | null {
-  const agent = selectComposerAgent(s);
-  const skill = agent ? s.sync.state?.agents.find((a) => a.id === agent)?.activeSkill : null;
-  return agent && skill ? { agent, skill } : null;
+  const info = findComposerAgentInfo(s);
+  return info?.activeSkill ? { agent: info.id, skill: info.activeSkill } : null;
 }
 
 const REFUSED = 'The agent server is running but refused this page';

@@ -43,6 +43,11 @@ interface AcpAgentState {
  */
 const SET_MODE_TIMEOUT_MS = HOOK_TIMEOUT_MS - 2_000;
 
+/** Asks the agent to put a session in a mode; rejects with its refusal, or after SET_MODE_TIMEOUT_MS. */
+function requestMode(agent: ClientContext, sessionId: string, modeId: string): Promise<unknown> {
+  return withTimeout(agent.request(methods.agent.session.setMode, { sessionId, modeId }), SET_MODE_TIMEOUT_MS, 'The agent did not change its mode');
+}
+
 /** How long a new turn waits for the previous (stopped) turn of its session to wind down. */
 const PREVIOUS_TURN_WAIT_MS = 10_000;
 
@@ -123,7 +128,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
     const wanted = ctx.mode;
     if (wanted === undefined || wanted === modes.currentModeId) return;
     try {
-      await withTimeout(agent.request(methods.agent.session.setMode, { sessionId, modeId: wanted }), SET_MODE_TIMEOUT_MS, 'The agent did not change its mode');
+      await requestMode(agent, sessionId, wanted);
     } catch (error) {
       // The session works on in its own mode: the chat says which, rather than a mode it is not in.
       log('warn', `${id} did not switch session ${sessionId} to mode ${wanted}: ${describeError(error)}`);
@@ -141,7 +146,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       const { agent, known } = await acp.ensure();
       if (!known.has(sessionId)) return;
       try {
-        await withTimeout(agent.request(methods.agent.session.setMode, { sessionId, modeId: mode }), SET_MODE_TIMEOUT_MS, 'The agent did not change its mode');
+        await requestMode(agent, sessionId, mode);
       } catch (error) {
         return { reject: `${id} did not change its mode: ${describeError(error)}` };
       }
