@@ -14,12 +14,17 @@ import { expect, snap, test, Toolbar } from './fixtures.ts';
 
 const SCRIPT = fileURLToPath(new URL('../test-support/scripted-acp-agent.mjs', import.meta.url));
 
-/** `agentbar serve --acp` with the scripted agent in a temp working folder, the toolbar open on a new chat. */
-async function withScriptedAgent(page: Page, use: (toolbar: Toolbar, cwd: string) => Promise<void>): Promise<void> {
+/**
+ * `agentbar serve --acp` with the scripted agent in a temp working folder, the toolbar open on a new
+ * chat; `env` starts the agent with those variables (through env(1), as a user's command line would).
+ */
+async function withScriptedAgent(page: Page, use: (toolbar: Toolbar, cwd: string) => Promise<void>, env: Record<string, string> = {}): Promise<void> {
   const cwd = await mkdtemp(path.join(os.tmpdir(), 'agentbar-e2e-acp-'));
   let server: DemoServer | null = null;
   try {
-    server = await DemoServer.start({ args: ['--acp', `node ${SCRIPT}`, '--acp-id', 'acp/scripted', '--cwd', cwd] });
+    const vars = Object.entries(env).map(([name, value]) => `${name}=${value}`);
+    const command = vars.length ? `env ${vars.join(' ')} node ${SCRIPT}` : `node ${SCRIPT}`;
+    server = await DemoServer.start({ args: ['--acp', command, '--acp-id', 'acp/scripted', '--cwd', cwd] });
     const toolbar = new Toolbar(page, server);
     await toolbar.start();
     await toolbar.newChat();
@@ -161,4 +166,60 @@ test("shows the agent's modes beside it: a pick reaches the session, a refusal p
     expect(modeBox.x).toBeGreaterThanOrEqual(agentBox.x + agentBox.width - 1);
     await snap(page, testInfo, 'acp-modes-phone');
   });
+});
+
+test("shows the agent's settings beside it (model, thinking, its mode among them): a pick reaches the session, a refusal puts it back, the agent's own change shows", async ({ page }, testInfo) => {
+  await withScriptedAgent(
+    page,
+    async (toolbar) => {
+      const model = toolbar.panel.getByRole('combobox', { name: 'Model' });
+      const thinking = toolbar.panel.getByRole('combobox', { name: 'Thinking' });
+      const mode = toolbar.panel.getByRole('combobox', { name: 'Mode', exact: true });
+      await expect(model).toHaveCount(0);
+      await toolbar.send('settings');
+      await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Model default, thinking medium, mode default.');
+      // One Mode menu: the agent's mode option, not its older modes as well.
+      await expect(mode).toHaveCount(1);
+      await expect(model).toHaveValue('default');
+      await expect(model.locator('optgroup')).toHaveText(['Default (recommended)', 'OpusHaiku']);
+      await expect(model.locator('optgroup').first()).toHaveAttribute('label', 'Recommended');
+      await expect(thinking).toHaveValue('medium');
+
+      await model.selectOption('opus');
+      await expect(toolbar.panel.getByRole('alert')).toContainText('Opus is not on your plan');
+      await expect(model).toHaveValue('default');
+
+      await mode.selectOption('plan');
+      await expect(mode).toHaveClass(/ab-mode-on/);
+      await model.selectOption('haiku');
+      await expect(model).toHaveAttribute('title', 'Model: Fastest');
+      await toolbar.send('settings');
+      await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Model haiku, thinking low, mode plan.');
+      // Haiku moved the thinking level: the menu says so.
+      await expect(thinking).toHaveValue('low');
+      await snap(page, testInfo, 'acp-settings');
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await thinking.selectOption('high');
+      await toolbar.send('downgrade');
+      await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Out of quota');
+      await expect(model).toHaveValue('haiku');
+      await expect(thinking).toHaveValue('low');
+
+      // A new chat starts with the defaults.
+      await toolbar.newChat();
+      await expect(model).toHaveValue('default');
+      await expect(mode).not.toHaveClass(/ab-mode-on/);
+
+      // On a phone the menus give way, not Send.
+      await page.setViewportSize({ width: 360, height: 700 });
+      const send = toolbar.panel.getByRole('button', { name: 'Send' });
+      await expect.poll(async () => {
+        const box = await send.boundingBox();
+        return box ? box.x + box.width : Infinity;
+      }).toBeLessThanOrEqual(360);
+      await snap(page, testInfo, 'acp-settings-phone');
+    },
+    { ACP_SCRIPT_CONFIG: '1' },
+  );
 });

@@ -3,7 +3,7 @@
  * for an unknown or unimplemented one.
  */
 import { ProtocolError } from '../shared/errors.ts';
-import type { AgentCommand, AgentMode } from '../shared/schemas.ts';
+import type { AgentCommand, AgentMode, AgentSetting } from '../shared/schemas.ts';
 import { describeAgent, type AgentDefinition } from './agent.ts';
 
 export class AgentRegistry {
@@ -16,6 +16,7 @@ export class AgentRegistry {
       if ((d.implemented ?? d.run !== undefined) && !d.run) throw new Error(`Agent ${d.id} is marked implemented but has no run function`);
       if (d.commands !== undefined && !Array.isArray(d.commands)) throw new Error(`Agent ${d.id}: commands must be an array of { name, description, hint? }`);
       if (d.modes !== undefined && !Array.isArray(d.modes)) throw new Error(`Agent ${d.id}: modes must be an array of { id, name, description? }`);
+      if (d.settings !== undefined && !Array.isArray(d.settings)) throw new Error(`Agent ${d.id}: settings must be an array of { id, name, options, defaultValue? }`);
       this.byId.set(d.id, d);
     }
   }
@@ -53,7 +54,8 @@ export class AgentRegistry {
     activeSkills: (id: string) => string | null | undefined,
     commands?: (id: string) => readonly AgentCommand[] | undefined,
     modes?: (id: string) => readonly AgentMode[] | undefined,
+    settings?: (id: string) => readonly AgentSetting[] | undefined,
   ): ReturnType<typeof describeAgent>[] {
-    return this.definitions.map((d) => describeAgent(d, activeSkills(d.id), commands?.(d.id), modes?.(d.id)));
+    return this.definitions.map((d) => describeAgent(d, activeSkills(d.id), commands?.(d.id), modes?.(d.id), settings?.(d.id)));
   }
 }

@@ -5,6 +5,7 @@ import type {
   AgentCommand,
   AgentInfo,
   AgentMode,
+  AgentSetting,
   FilePart,
   Message,
   PlanEntry,
@@ -18,6 +19,9 @@ import type {
 } from '../shared/schemas.ts';
 import { normalizeCommands } from './agent-commands.ts';
 import { normalizeModes } from './agent-modes.ts';
+import { normalizeSettings, type AgentSettingInput } from './agent-settings.ts';
+
+export type { AgentSettingInput };
 
 /** A tool the agent offers. A `cli` tool with `execute` runs in the agent's own process. */
 export interface AgentTool {
@@ -51,6 +55,21 @@ export interface ModeRequest {
   mode: string;
   /** The chat's mode for this agent until now (its first mode when the chat never chose one). */
   previous: string | undefined;
+  /** The run in progress, if any (in this chat or another). */
+  run: RunInfo | null;
+  /** The live state: read it, never change it. */
+  state: Readonly<State>;
+}
+
+/** What a setting change hook sees: the user asked this agent to change one of its settings in a chat. */
+export interface SettingRequest {
+  chatId: string;
+  /** The setting's id. */
+  setting: string;
+  /** The value asked for: one of the setting's values. */
+  value: string;
+  /** The chat's value until now (the setting's default when the chat never chose one). */
+  previous: string;
   /** The run in progress, if any (in this chat or another). */
   run: RunInfo | null;
   /** The live state: read it, never change it. */
@@ -154,6 +173,14 @@ export interface AgentStateAccess {
    * @example ctx.state.setModes([{ id: 'default', name: 'Ask first' }, { id: 'plan', name: 'Plan', description: 'Read only' }]);
    */
   setModes(modes: readonly AgentMode[]): void;
+  /**
+   * The settings this agent offers per chat, shown in `AgentInfo.settings` (the toolbar shows each
+   * as a menu beside the message box); kept across restarts. A setting's `defaultValue` (else its
+   * first value) is a chat's until the user picks another. At most 20 settings of 100 values.
+   *
+   * @example ctx.state.setSettings([{ id: 'model', name: 'Model', options: [{ value: 'small', name: 'Small' }, { value: 'large', name: 'Large' }] }]);
+   */
+  setSettings(settings: readonly AgentSettingInput[]): void;
 }
 
 export interface RunContext {
@@ -212,6 +239,18 @@ export interface RunContext {
    * @example ctx.setMode('acceptEdits');
    */
   setMode(mode: string): void;
+  /**
+   * This chat's value of each of the agent's settings, by setting id, read when asked (the user
+   * may change one during the run): the user's choice, else the setting's default.
+   */
+  readonly settings: Readonly<Record<string, string>>;
+  /**
+   * Records that the agent changed one of its settings in this chat (it fell back to another
+   * model, say): every client shows it. Throws for a setting or value the agent does not offer.
+   *
+   * @example ctx.setSetting('model', 'sonnet');
+   */
+  setSetting(setting: string, value: string): void;
   /** Resolves after `ms`, or rejects at once when the run is stopped. */
   sleep(ms: number): Promise<void>;
 }
@@ -233,6 +272,11 @@ export interface AgentDefinition {
    * mode until the user picks another); `ctx.state.setModes` replaces them at run time.
    */
   modes?: readonly AgentMode[];
+  /**
+   * The settings the agent offers per chat (a model, a reasoning level), shown in
+   * `AgentInfo.settings` from the start; `ctx.state.setSettings` replaces them at run time.
+   */
+  settings?: readonly AgentSettingInput[];
   /** Defaults to true when `run` is given. */
   implemented?: boolean;
   run?: (ctx: RunContext) => Promise<void> | void;
@@ -244,6 +288,11 @@ export interface AgentDefinition {
    * every change is accepted. The run reads the chat's mode as `ctx.mode`.
    */
   onModeChange?: (request: ModeRequest) => ChatDecision | Promise<ChatDecision>;
+  /**
+   * Called when the user picks another value of one of the agent's settings for a chat
+   * (`setting.set`); without it every change is accepted. The run reads them as `ctx.settings`.
+   */
+  onSettingChange?: (request: SettingRequest) => ChatDecision | Promise<ChatDecision>;
   /** Called when the server closes: stop processes the agent started, close connections. */
   dispose?: () => void | Promise<void>;
 }
@@ -275,8 +324,14 @@ export function defineAgent(definition: AgentDefinition): AgentDefinition {
   return definition;
 }
 
-/** The `AgentInfo` the state and `GET /agents` show for a definition; `commands` and `modes` set at run time replace its own. */
-export function describeAgent(definition: AgentDefinition, activeSkill?: string | null, commands?: readonly AgentCommand[], modes?: readonly AgentMode[]): AgentInfo {
+/** The `AgentInfo` the state and `GET /agents` show for a definition; `commands`, `modes` and `settings` set at run time replace its own. */
+export function describeAgent(
+  definition: AgentDefinition,
+  activeSkill?: string | null,
+  commands?: readonly AgentCommand[],
+  modes?: readonly AgentMode[],
+  settings?: readonly AgentSetting[],
+): AgentInfo {
   const info: AgentInfo = {
     id: definition.id,
     description: definition.description,
@@ -289,5 +344,7 @@ export function describeAgent(definition: AgentDefinition, activeSkill?: string 
   if (shown?.length) info.commands = [...shown];
   const offered = modes ?? (definition.modes ? normalizeModes(definition.modes) : undefined);
   if (offered?.length) info.modes = [...offered];
+  const choices = settings ?? (definition.settings ? normalizeSettings(definition.settings) : undefined);
+  if (choices?.length) info.settings = [...choices];
   return info;
 }

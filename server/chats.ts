@@ -283,6 +283,15 @@ export class ChatManager {
     this.repo.recordInfo(chatId, this.sourceOf(chatId));
   }
 
+  /** Records an agent's setting in the chat (`setting.set`, or the agent's own change); nothing when it is already so. */
+  setSetting(chatId: string, agentId: string, setting: string, value: string): void {
+    const info = this.require(chatId);
+    if (info.settings?.[agentId]?.[setting] === value) return;
+    const next = { ...info.settings, [agentId]: { ...info.settings?.[agentId], [setting]: value } };
+    this.store.change([{ op: 'add', path: statePath.chatField(chatId, 'settings'), value: next }]);
+    this.repo.recordInfo(chatId, this.sourceOf(chatId));
+  }
+
   /**
    * Deletes the chat: its files first, then what clients see, so a disk that refuses (read-only,
    * permissions) leaves the chat everywhere as it was and the request fails with `storage`.

@@ -16,6 +16,8 @@ export type {
   ChatDecision,
   ChatRequest,
   ModeRequest,
+  SettingRequest,
+  AgentSettingInput,
   ReplyBuilder,
   RunContext,
   TextSource,

@@ -7,6 +7,7 @@ import { ProtocolError } from '../shared/errors.ts';
 import { makeId } from '../shared/ids.ts';
 import type { ClientKind, Request, RequestOf, UserMessage } from '../shared/schemas.ts';
 import { findCurrentMode } from '../shared/agent-mode.ts';
+import { findSettingValue } from '../shared/agent-setting.ts';
 import type { AgentDefinition, ChatDecision, ChatRequest } from './agent.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import type { ChatManager } from './chats.ts';
@@ -183,6 +184,31 @@ async function setMode(ctx: RequestContext, req: RequestOf<'mode.set'>): Promise
   ctx.chats.setMode(req.chatId, agent.id, req.mode);
 }
 
+/** Asks the agent to change one of its settings in the chat; its `onSettingChange` may refuse. */
+async function setSetting(ctx: RequestContext, req: RequestOf<'setting.set'>): Promise<void> {
+  const info = ctx.chats.require(req.chatId);
+  const agent = ctx.agents.resolve(req.agent, info.agent);
+  const settings = ctx.store.state.agents.find((a) => a.id === agent.id)?.settings ?? [];
+  if (settings.length === 0) throw new ProtocolError('not_allowed', `The agent ${agent.id} has no settings`, 'agent');
+  const setting = settings.find((s) => s.id === req.setting);
+  if (!setting) {
+    throw new ProtocolError('not_found', `The agent ${agent.id} has no setting "${req.setting}"; its settings are ${settings.map((s) => s.id).join(', ')}`, 'setting');
+  }
+  if (!setting.options.some((o) => o.value === req.value)) {
+    throw new ProtocolError('not_found', `${setting.name} has no value "${req.value}"; its values are ${setting.options.map((o) => o.value).join(', ')}`, 'value');
+  }
+  const previous = findSettingValue(ctx.store.state, req.chatId, agent.id, setting);
+  if (previous === req.value) return;
+  const hook = agent.onSettingChange;
+  if (hook) {
+    const run = ctx.runs.current;
+    const request = { chatId: req.chatId, setting: setting.id, value: req.value, previous, run: run && { ...run }, state: ctx.store.state };
+    rejectIf(await callHook(ctx, agent, 'setting.set', () => hook(request)));
+  }
+  ctx.chats.require(req.chatId); // it may have been deleted while the agent answered
+  ctx.chats.setSetting(req.chatId, agent.id, setting.id, req.value);
+}
+
 function stopRun(ctx: RequestContext, req: RequestOf<'run.stop'>): { stopped: boolean } {
   ctx.chats.require(req.chatId);
   return { stopped: ctx.runs.stop(req.chatId) };
@@ -209,7 +235,7 @@ export async function handleRequest(ctx: RequestContext, req: Request, client: R
 }
 
 /** Requests whose ok waits for their change to be written (one disk sync; streaming is not slowed). */
-const DURABLE_REQUESTS = new Set<Request['type']>(['chat.create', 'chat.rename', 'chat.delete', 'message.send', 'tool.approve', 'tool.result', 'mode.set']);
+const DURABLE_REQUESTS = new Set<Request['type']>(['chat.create', 'chat.rename', 'chat.delete', 'message.send', 'tool.approve', 'tool.result', 'mode.set', 'setting.set']);
 
 function runRequest(ctx: RequestContext, req: Request, client: RequestClient): Promise<unknown> | unknown {
   switch (req.type) {
@@ -231,5 +257,7 @@ function runRequest(ctx: RequestContext, req: Request, client: RequestClient): P
       return stopRun(ctx, req);
     case 'mode.set':
       return setMode(ctx, req);
+    case 'setting.set':
+      return setSetting(ctx, req);
   }
 }

@@ -5,6 +5,7 @@
  * code is always called inside try/catch: an agent's bug fails its message, never the server.
  */
 import { findCurrentMode } from '../shared/agent-mode.ts';
+import { findChatSettings } from '../shared/agent-setting.ts';
 import { makeId } from '../shared/ids.ts';
 import { ProtocolError } from '../shared/errors.ts';
 import type { AssistantMessage, Message, RunInfo, ToolDefinition, UserMessage } from '../shared/schemas.ts';
@@ -195,6 +196,18 @@ export class RunManager {
         }
         // The chat may have been deleted while the agent worked: there is nothing to record then.
         if (this.o.chats.info(chatId)) this.o.chats.setMode(chatId, agentId, mode);
+      },
+      get settings() {
+        return findChatSettings(store.state, chatId, agentId);
+      },
+      setSetting: (setting, value) => {
+        const offered = store.state.agents.find((a) => a.id === agentId)?.settings ?? [];
+        const found = offered.find((s) => s.id === setting);
+        if (!found) throw new TypeError(`setSetting takes one of the agent's setting ids (${offered.map((s) => s.id).join(', ') || 'it offers none'}), not ${JSON.stringify(setting)}`);
+        if (typeof value !== 'string' || !found.options.some((o) => o.value === value)) {
+          throw new TypeError(`${found.name} takes one of ${found.options.map((o) => o.value).join(', ')}, not ${JSON.stringify(value)}`);
+        }
+        if (this.o.chats.info(chatId)) this.o.chats.setSetting(chatId, agentId, setting, value);
       },
       sleep: (ms) =>
         new Promise<void>((resolve, reject) => {

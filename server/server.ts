@@ -12,10 +12,11 @@ import path from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { LIMITS } from '../shared/limits.ts';
-import type { AgentCommand, AgentMode, State } from '../shared/schemas.ts';
+import type { AgentCommand, AgentMode, AgentSetting, State } from '../shared/schemas.ts';
 import type { AgentDefinition, AgentStateAccess } from './agent.ts';
 import { normalizeCommands } from './agent-commands.ts';
 import { normalizeModes } from './agent-modes.ts';
+import { normalizeSettings } from './agent-settings.ts';
 import { AgentRegistry } from './agent-registry.ts';
 import { ChatManager } from './chats.ts';
 import { ClientConnection, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection.ts';
@@ -135,6 +136,7 @@ interface AgentMeta {
   activeSkill?: string | null;
   commands?: AgentCommand[];
   modes?: AgentMode[];
+  settings?: AgentSetting[];
 }
 
 /**
@@ -180,6 +182,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   for (const meta of agentMeta.values()) {
     if (meta.commands !== undefined) meta.commands = Array.isArray(meta.commands) ? normalizeCommands(meta.commands) : [];
     if (meta.modes !== undefined) meta.modes = Array.isArray(meta.modes) ? normalizeModes(meta.modes) : [];
+    if (meta.settings !== undefined) meta.settings = Array.isArray(meta.settings) ? normalizeSettings(meta.settings) : [];
   }
 
   const initial: State = {
@@ -187,6 +190,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
       (id) => agentMeta.get(id)?.activeSkill ?? null,
       (id) => agentMeta.get(id)?.commands,
       (id) => agentMeta.get(id)?.modes,
+      (id) => agentMeta.get(id)?.settings,
     ),
     chats: Object.fromEntries(index.chats.map((c) => [c.id, c])),
     activeChatId: null,
@@ -206,15 +210,15 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   }
   store.flush();
 
-  /** An agent's commands or modes, set at run time: kept in meta.json, shown when they change. */
-  const replaceAgentList = <K extends 'commands' | 'modes'>(agentId: string, key: K, next: NonNullable<AgentMeta[K]>) => {
+  /** An agent's commands, modes or settings, set at run time: kept in meta.json, shown when they change. */
+  const replaceAgentList = <K extends 'commands' | 'modes' | 'settings'>(agentId: string, key: K, next: NonNullable<AgentMeta[K]>) => {
     const i = store.state.agents.findIndex((a) => a.id === agentId);
     const meta = agentMeta.get(agentId);
     // Agents announce these again with every session: only a change reaches the clients.
     const same = JSON.stringify(next) === JSON.stringify(store.state.agents[i]?.[key] ?? []);
     if (same && meta?.[key]) return;
     agentMeta.set(agentId, { ...meta, [key]: next });
-    const path = key === 'commands' ? statePath.agentCommands(i) : statePath.agentModes(i);
+    const path = key === 'commands' ? statePath.agentCommands(i) : key === 'modes' ? statePath.agentModes(i) : statePath.agentSettings(i);
     if (!same && i >= 0) store.change([next.length ? { op: 'add', path, value: next } : { op: 'remove', path }]);
     saveMeta();
   };
@@ -243,6 +247,10 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     setModes: (modes) => {
       if (!Array.isArray(modes)) throw new TypeError('setModes takes an array of { id, name, description? }');
       replaceAgentList(agentId, 'modes', normalizeModes(modes));
+    },
+    setSettings: (settings) => {
+      if (!Array.isArray(settings)) throw new TypeError('setSettings takes an array of { id, name, options: [{ value, name }], defaultValue? }');
+      replaceAgentList(agentId, 'settings', normalizeSettings(settings));
     },
   });
 

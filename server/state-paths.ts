@@ -27,6 +27,7 @@ export const statePath = {
   agentActiveSkill: (agentIndex: number) => `/agents/${agentIndex}/activeSkill`,
   agentCommands: (agentIndex: number) => `/agents/${agentIndex}/commands`,
   agentModes: (agentIndex: number) => `/agents/${agentIndex}/modes`,
+  agentSettings: (agentIndex: number) => `/agents/${agentIndex}/settings`,
 } as const;
 
 /**

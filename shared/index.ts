@@ -7,3 +7,4 @@ export * from './limits.ts';
 export * from './transport.ts';
 export * from './sync-client.ts';
 export * from './agent-mode.ts';
+export * from './agent-setting.ts';

@@ -56,6 +56,8 @@ export const LIMITS = {
   maxAgentIdLength: 128,
   /** An agent mode's id (PROTOCOL extension `mode.set`): `plan`, `acceptEdits`, … */
   maxModeIdLength: 128,
+  /** An agent setting's id, and each of its values' (PROTOCOL extension `setting.set`): `model`, `opus`, … */
+  maxSettingIdLength: 128,
   /** clientMessageId values. */
   maxClientMessageIdLength: 256,
   /** Tool call ids. */

@@ -261,6 +261,31 @@ export const AgentModeSchema = v.object({
 });
 export type AgentMode = v.InferOutput<typeof AgentModeSchema>;
 
+/** One value an agent setting can take (a model, a reasoning level); `group` names the heading it is listed under. */
+export const AgentSettingOptionSchema = v.object({
+  value: v.string(),
+  name: v.string(),
+  description: v.optional(v.string()),
+  group: v.optional(v.string()),
+});
+export type AgentSettingOption = v.InferOutput<typeof AgentSettingOptionSchema>;
+
+/**
+ * A choice the agent offers per chat besides its modes (ACP's session config options: the model,
+ * the reasoning level…); the user picks a value per chat with `setting.set`. `category` is a hint
+ * for how to show it (`model`, `thought_level`, `mode`, or the agent's own), never needed.
+ */
+export const AgentSettingSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  description: v.optional(v.string()),
+  category: v.optional(v.string()),
+  /** The value a chat has until someone picks another; one of `options`. */
+  defaultValue: v.string(),
+  options: v.array(AgentSettingOptionSchema),
+});
+export type AgentSetting = v.InferOutput<typeof AgentSettingSchema>;
+
 export const AgentInfoSchema = v.object({
   id: v.string(),
   description: v.string(),
@@ -271,6 +296,8 @@ export const AgentInfoSchema = v.object({
   commands: v.optional(v.array(AgentCommandSchema)),
   /** Additive: the modes the agent offers; the first is the one a chat starts in unless the chat says otherwise. */
   modes: v.optional(v.array(AgentModeSchema)),
+  /** Additive: the settings the agent offers per chat (model, reasoning level…). */
+  settings: v.optional(v.array(AgentSettingSchema)),
 });
 export type AgentInfo = v.InferOutput<typeof AgentInfoSchema>;
 
@@ -285,6 +312,8 @@ export const ChatInfoSchema = v.object({
   agents: v.optional(v.array(v.string())),
   /** Additive: each agent's current mode in this chat, by agent id (absent: the agent's first mode). */
   modes: v.optional(v.record(v.string(), v.string())),
+  /** Additive: each agent's chosen settings in this chat, by agent id then setting id (absent: the setting's defaultValue). */
+  settings: v.optional(v.record(v.string(), v.record(v.string(), v.string()))),
 });
 export type ChatInfo = v.InferOutput<typeof ChatInfoSchema>;
 
@@ -402,6 +431,16 @@ export const ModeSetSchema = v.object({
   agent: v.optional(AgentIdSchema),
   mode: v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxModeIdLength)),
 });
+/** Additive: asks an agent to change one of its settings (its model, say) in this chat; the agent may refuse. */
+export const SettingSetSchema = v.object({
+  type: v.literal('setting.set'),
+  id: RequestIdSchema,
+  chatId: v.string(),
+  /** The agent whose setting changes; by default the one a message to the chat would go to. */
+  agent: v.optional(AgentIdSchema),
+  setting: v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxSettingIdLength)),
+  value: v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxSettingIdLength)),
+});
 
 /** Request schemas by `type`: the server looks the schema up first, so an unknown type is its own error. */
 export const REQUEST_SCHEMAS = {
@@ -414,6 +453,7 @@ export const REQUEST_SCHEMAS = {
   'tool.result': ToolResultRequestSchema,
   'run.stop': RunStopSchema,
   'mode.set': ModeSetSchema,
+  'setting.set': SettingSetSchema,
 } as const;
 export type RequestType = keyof typeof REQUEST_SCHEMAS;
 export type RequestOf<T extends RequestType> = v.InferOutput<(typeof REQUEST_SCHEMAS)[T]>;
@@ -432,6 +472,7 @@ export interface ResultValues {
   'tool.result': undefined;
   'run.stop': { stopped: boolean };
   'mode.set': undefined;
+  'setting.set': undefined;
 }
 
 // ---------------------------------------------------------------- server → client

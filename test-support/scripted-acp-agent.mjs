@@ -3,9 +3,11 @@
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
  * picks a script (hello, edit, long, crash, garbage, page, read PATH, write PATH, echo, recall, mode,
- * go) or one of the commands it announces (/review [focus], /compact). Its sessions have Claude
- * Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude Code does unless
- * started to allow it.
+ * go, settings, downgrade) or one of the commands it announces (/review [focus], /compact). Its
+ * sessions have Claude Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude
+ * Code does unless started to allow it. With ACP_SCRIPT_CONFIG=1 its sessions also have config
+ * options (mode, model, effort), as Claude Code's newer adapter answers: it refuses the model
+ * `opus` ("not on your plan"), and choosing `haiku` sets the effort to low.
  *
  * Environment:
  * - ACP_SCRIPT_LOG: a file that gets one JSON line per thing received (for assertions).
@@ -29,6 +31,7 @@ const CAN_LOAD = process.env.ACP_SCRIPT_LOAD === '1';
 const NEEDS_AUTH = process.env.ACP_SCRIPT_AUTH === '1';
 const TEXT_ONLY = process.env.ACP_SCRIPT_TEXT_ONLY === '1';
 const HTTP_MCP = process.env.ACP_SCRIPT_NO_HTTP_MCP !== '1';
+const CONFIG = process.env.ACP_SCRIPT_CONFIG === '1';
 
 function log(kind, data) {
   if (LOG) appendFileSync(LOG, JSON.stringify({ kind, pid: process.pid, data }) + '\n');
@@ -42,7 +45,7 @@ function saveSession(id) {
   if (!STATE) return;
   mkdirSync(STATE, { recursive: true });
   const s = sessions.get(id);
-  writeFileSync(join(STATE, `${id}.json`), JSON.stringify({ cwd: s.cwd, prompts: s.prompts, mode: s.mode }));
+  writeFileSync(join(STATE, `${id}.json`), JSON.stringify({ cwd: s.cwd, prompts: s.prompts, mode: s.mode, model: s.model, effort: s.effort }));
 }
 
 function loadSession(id) {
@@ -78,6 +81,48 @@ function modeState(session) {
   return { currentModeId: session.mode, availableModes: MODES };
 }
 
+/** The session's config options, as Claude Code's newer adapter gives them (with `modes` too, for older clients). */
+function configOptions(session) {
+  return [
+    { id: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: session.mode, options: MODES.map((m) => ({ value: m.id, name: m.name, description: m.description })) },
+    {
+      id: 'model',
+      name: 'Model',
+      category: 'model',
+      type: 'select',
+      currentValue: session.model,
+      options: [
+        { group: 'recommended', name: 'Recommended', options: [{ value: 'default', name: 'Default (recommended)', description: 'Sonnet, for everyday work' }] },
+        {
+          group: 'other',
+          name: 'Other models',
+          options: [
+            { value: 'opus', name: 'Opus', description: 'Most capable' },
+            { value: 'haiku', name: 'Haiku', description: 'Fastest' },
+          ],
+        },
+      ],
+    },
+    {
+      id: 'effort',
+      name: 'Thinking',
+      category: 'thought_level',
+      type: 'select',
+      currentValue: session.effort,
+      options: [
+        { value: 'low', name: 'Low' },
+        { value: 'medium', name: 'Medium' },
+        { value: 'high', name: 'High' },
+      ],
+    },
+  ];
+}
+
+/** A session's answer to new or load: modes always, config options when started with them. */
+function sessionSetup(session) {
+  return { modes: modeState(session), ...(CONFIG ? { configOptions: configOptions(session) } : {}) };
+}
+
 function announceCommands(client, sessionId) {
   setTimeout(() => {
     void client.notify(methods.client.session.update, { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: COMMANDS } });
@@ -108,23 +153,31 @@ const app = agent({ name: 'scripted-acp-agent' })
     log('session/new', params);
     if (NEEDS_AUTH) throw RequestError.authRequired();
     const id = `sess_${process.pid}_${sessions.size + 1}`;
-    sessions.set(id, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: [], cancelled: false, mode: 'default' });
+    sessions.set(id, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: [], cancelled: false, mode: 'default', model: 'default', effort: 'medium' });
     saveSession(id);
     announceCommands(client, id);
-    return { sessionId: id, modes: modeState(sessions.get(id)) };
+    return { sessionId: id, ...sessionSetup(sessions.get(id)) };
   })
   .onRequest(methods.agent.session.load, async ({ params, client }) => {
     log('session/load', params);
     const saved = loadSession(params.sessionId);
     if (!saved) throw new Error(`No such session: ${params.sessionId}`);
-    sessions.set(params.sessionId, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: saved.prompts, cancelled: false, mode: saved.mode ?? 'default' });
+    sessions.set(params.sessionId, {
+      cwd: params.cwd,
+      mcpServers: params.mcpServers,
+      prompts: saved.prompts,
+      cancelled: false,
+      mode: saved.mode ?? 'default',
+      model: saved.model ?? 'default',
+      effort: saved.effort ?? 'medium',
+    });
     // ACP replays the conversation on load; a client must not show it as a new reply.
     for (const p of saved.prompts) {
       await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: p } } });
       await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `(replayed answer to ${p})` } } });
     }
     announceCommands(client, params.sessionId);
-    return { modes: modeState(sessions.get(params.sessionId)) };
+    return sessionSetup(sessions.get(params.sessionId));
   })
   .onRequest(methods.agent.session.setMode, ({ params, client }) => {
     log('session/set_mode', params);
@@ -136,6 +189,22 @@ const app = agent({ name: 'scripted-acp-agent' })
     saveSession(params.sessionId);
     void client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'current_mode_update', currentModeId: params.modeId } });
     return {};
+  })
+  .onRequest(methods.agent.session.setConfigOption, ({ params }) => {
+    log('session/set_config_option', params);
+    const session = sessions.get(params.sessionId);
+    if (!session) throw new Error(`Unknown session ${params.sessionId}`);
+    const option = configOptions(session).find((o) => o.id === params.configId);
+    if (!option) throw RequestError.invalidParams({ configId: params.configId }, `No option ${params.configId}`);
+    const values = option.options.flatMap((o) => o.options ?? [o]).map((o) => o.value);
+    if (!values.includes(params.value)) throw RequestError.invalidParams({ value: params.value }, `No value ${params.value}`);
+    if (params.configId === 'mode' && params.value === 'bypassPermissions') throw new RequestError(-32000, 'Bypass Permissions is off: start the agent with --allow-bypass to use it');
+    if (params.configId === 'model' && params.value === 'opus') throw new RequestError(-32000, 'Opus is not on your plan');
+    session[params.configId] = params.value;
+    // Haiku thinks little: choosing it moves another option, and the answer says so.
+    if (params.configId === 'model' && params.value === 'haiku') session.effort = 'low';
+    saveSession(params.sessionId);
+    return { configOptions: configOptions(session) };
   })
   .onNotification(methods.agent.session.cancel, ({ params }) => {
     log('session/cancel', params);
@@ -298,6 +367,19 @@ const app = agent({ name: 'scripted-acp-agent' })
         saveSession(sessionId);
         await update({ sessionUpdate: 'current_mode_update', currentModeId: 'acceptEdits' });
         await say('Carrying out the plan, accepting edits.');
+        return { stopReason: 'end_turn' };
+
+      case 'settings':
+        await say(`Model ${session.model}, thinking ${session.effort}, mode ${session.mode}.`);
+        return { stopReason: 'end_turn' };
+
+      case 'downgrade':
+        // An agent may change its own model (out of quota, say) and tell the client.
+        session.model = 'haiku';
+        session.effort = 'low';
+        saveSession(sessionId);
+        await update({ sessionUpdate: 'config_option_update', configOptions: configOptions(session) });
+        await say('Out of quota: answering with Haiku.');
         return { stopReason: 'end_turn' };
 
       case 'recall':

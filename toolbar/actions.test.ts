@@ -289,6 +289,29 @@ describe('chat actions', () => {
     expect(await done).toBe(true);
   });
 
+  it("asks for another value of the composer agent's setting, and shows the agent's refusal", async () => {
+    const { conn, store, actions } = await setup();
+    const done = actions.setSetting('wisp/coder', 'model', 'large');
+    expect(lastRequest(conn)).toMatchObject({ type: 'setting.set', chatId: 'c1', agent: 'wisp/coder', setting: 'model', value: 'large' });
+    reply(conn, lastRequest(conn));
+    expect(await done).toBe(true);
+    const refused = actions.setSetting('wisp/coder', 'model', 'opus');
+    refuse(conn, lastRequest(conn), 'rejected', 'Opus is not on your plan');
+    expect(await refused).toBe(false);
+    expect(store.getState().chatError).toBe('Opus is not on your plan');
+  });
+
+  it('starts the chat a setting is picked for when none is open', async () => {
+    const { conn, actions } = await setup(makeState({ activeChatId: null, active: null }));
+    const done = actions.setSetting('wisp/coder', 'model', 'large');
+    expect(lastRequest(conn)).toMatchObject({ type: 'chat.create', agent: 'wisp/coder' });
+    reply(conn, lastRequest(conn), { chatId: 'c9' });
+    await flush();
+    expect(lastRequest(conn)).toMatchObject({ type: 'setting.set', chatId: 'c9', agent: 'wisp/coder', setting: 'model', value: 'large' });
+    reply(conn, lastRequest(conn));
+    expect(await done).toBe(true);
+  });
+
   it('answers approvals with a trimmed reason, and reports a late answer', async () => {
     const { conn, actions } = await setup();
     const answer = actions.approveTool('c1', 't1', false, '  not on prod  ');

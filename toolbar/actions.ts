@@ -34,6 +34,8 @@ export interface ToolbarActionsApi {
   stopRun(chatId: string): Promise<boolean>;
   /** Asks `agent` to work in `mode` in the active chat (creating the chat first when there is none). */
   setMode(agent: string, mode: string): Promise<boolean>;
+  /** Asks `agent` to change one of its settings (its model, say) in the active chat (creating the chat first when there is none). */
+  setSetting(agent: string, setting: string, value: string): Promise<boolean>;
   /**
    * Sends one of the user's earlier messages again, as a new message at the end of the chat, to
    * `agent` (Retry and Regenerate): nothing earlier is removed or rewritten.
@@ -106,6 +108,12 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
     }
   }
 
+  /** Sends `request` for the active chat, or for a new one for `agent`: a choice made before the first message belongs to the chat that message will start. */
+  function inChat(agent: string, request: (chatId: string) => Promise<unknown>): Promise<unknown> {
+    const chatId = store.getState().sync.state?.activeChatId;
+    return chatId ? request(chatId) : client.request('chat.create', { agent }).then((created) => request(created.chatId));
+  }
+
   return {
     async createChat() {
       const state = store.getState().sync.state;
@@ -136,12 +144,10 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
       return chatAction(() => client.request('run.stop', { chatId }));
     },
     setMode(agent, mode) {
-      return chatAction(async () => {
-        let chatId = store.getState().sync.state?.activeChatId ?? null;
-        // A mode picked before the first message belongs to the chat that message will start.
-        if (!chatId) chatId = (await client.request('chat.create', { agent })).chatId;
-        await client.request('mode.set', { chatId, agent, mode });
-      });
+      return chatAction(() => inChat(agent, (chatId) => client.request('mode.set', { chatId, agent, mode })));
+    },
+    setSetting(agent, setting, value) {
+      return chatAction(() => inChat(agent, (chatId) => client.request('setting.set', { chatId, agent, setting, value })));
     },
 
     resend(chatId, message, agent) {

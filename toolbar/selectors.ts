@@ -2,8 +2,9 @@
  * Derived views of the store, pure and cheap: components select with these so a streaming patch
  * only re-renders what depends on the part that changed.
  */
-import type { AgentCommand, AgentInfo, AgentMode, ChatInfo, Message, State } from '../shared/schemas.ts';
+import type { AgentCommand, AgentInfo, AgentMode, AgentSetting, ChatInfo, Message, State } from '../shared/schemas.ts';
 import { findCurrentMode } from '../shared/agent-mode.ts';
+import { findSettingValue } from '../shared/agent-setting.ts';
 import { defaultAgent } from '../shared/default-agent.ts';
 import { isLoopbackHttpOrigin } from '../shared/origins.ts';
 import type { SyncStatus } from '../shared/sync-client.ts';
@@ -137,6 +138,21 @@ export function selectComposerMode(s: ToolbarState): string | undefined {
   const agent = selectComposerAgent(s);
   const state = s.sync.state;
   return agent && state ? findCurrentMode(state, state.activeChatId, agent) : undefined;
+}
+
+/** The settings the composer's agent offers (its model, reasoning level…), each shown as a menu beside it. */
+export function selectComposerSettings(s: ToolbarState): readonly AgentSetting[] | undefined {
+  return findComposerAgentInfo(s)?.settings;
+}
+
+/**
+ * The composer agent's value of one setting in the active chat: the chat's choice, else the
+ * setting's default. A string, so a streamed delta re-renders no menu.
+ */
+export function selectComposerSettingValue(s: ToolbarState, setting: AgentSetting): string {
+  const agent = selectComposerAgent(s);
+  const state = s.sync.state;
+  return agent && state ? findSettingValue(state, state.activeChatId, agent, setting) : setting.defaultValue;
 }
 
 /** The composer agent's active skill, shown in the header; null when it has none. */

@@ -488,6 +488,8 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-input textarea:focus-visible { outline: none; }
 .ab-input textarea::placeholder { color: #6b6f7a; }
 .ab-input-row { display: flex; align-items: center; gap: 2px; padding: 2px 4px 4px; }
+.ab-settings-row { display: flex; flex-wrap: wrap; align-items: center; gap: 2px; padding: 0 4px; }
+.ab-settings-row .ab-select { max-width: calc((100% - 4px) / 3); }
 .ab-select {
   appearance: none; -webkit-appearance: none; max-width: 150px; min-width: 0;
   background: transparent; border: 1px solid transparent; border-radius: 7px; color: var(--fg-2);

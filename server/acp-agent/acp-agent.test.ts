@@ -348,6 +348,60 @@ describe('an ACP agent in agentbar', () => {
     expect(s.client.state!.chats[s.chatId]!.modes).toBeUndefined();
   });
 
+  it('offers the config options its sessions announce as settings, in place of its modes; switches the open session and follows what the agent changes', { timeout: 30_000 }, async () => {
+    const s = await setup({ env: { ACP_SCRIPT_CONFIG: '1' } });
+    await send(s, 'settings');
+    expect(textOf(await reply(s))).toBe('Model default, thinking medium, mode default.');
+    const agent = () => s.client.state!.agents[0]!;
+    // ACP asks clients that take config options to use its mode option instead of `modes`.
+    expect(agent().modes).toBeUndefined();
+    expect(agent().settings!.map((x) => [x.id, x.category, x.defaultValue])).toEqual([
+      ['mode', 'mode', 'default'],
+      ['model', 'model', 'default'],
+      ['effort', 'thought_level', 'medium'],
+    ]);
+    expect(agent().settings![1]!.options).toEqual([
+      { value: 'default', name: 'Default (recommended)', description: 'Sonnet, for everyday work', group: 'Recommended' },
+      { value: 'opus', name: 'Opus', description: 'Most capable', group: 'Other models' },
+      { value: 'haiku', name: 'Haiku', description: 'Fastest', group: 'Other models' },
+    ]);
+
+    await s.client.ok('setting.set', { chatId: s.chatId, setting: 'mode', value: 'plan' });
+    const sessionId = `sess_${s.received().find((r) => r.kind === 'session/new')!.pid}_1`;
+    expect(s.received().filter((r) => r.kind === 'session/set_config_option').map((r) => r.data)).toEqual([{ sessionId, configId: 'mode', value: 'plan' }]);
+    const refused = await s.client.request('setting.set', { chatId: s.chatId, setting: 'model', value: 'opus' });
+    expect(refused.error).toMatchObject({ code: 'rejected', message: expect.stringContaining('acp/scripted did not change model: Opus is not on your plan') });
+    expect(s.client.state!.chats[s.chatId]!.settings).toEqual({ 'acp/scripted': { mode: 'plan' } });
+
+    // Haiku moves the thinking level too: the chat shows it from the next turn on.
+    await s.client.ok('setting.set', { chatId: s.chatId, setting: 'model', value: 'haiku' });
+    await send(s, 'settings');
+    expect(textOf(await reply(s))).toBe('Model haiku, thinking low, mode plan.');
+    expect(s.client.state!.chats[s.chatId]!.settings).toEqual({ 'acp/scripted': { mode: 'plan', model: 'haiku', effort: 'low' } });
+    expect(s.received().filter((r) => r.kind === 'session/set_mode')).toEqual([]);
+  });
+
+  it("starts a chat's session with the settings picked before it existed, and shows a change the agent makes itself", { timeout: 30_000 }, async () => {
+    const s = await setup({ env: { ACP_SCRIPT_CONFIG: '1' } });
+    await send(s, 'hello');
+    await reply(s);
+    const { chatId } = await s.client.ok('chat.create', {});
+    await s.client.ok('setting.set', { chatId, setting: 'effort', value: 'high' });
+    await s.client.ok('setting.set', { chatId, setting: 'model', value: 'opus' });
+    expect(s.received().filter((r) => r.kind === 'session/set_config_option')).toEqual([]);
+    await s.client.ok('message.send', userMessage(chatId, 'settings'));
+    await s.client.waitFor(() => s.client.state?.run === null && textOf(lastMessage(s.client.state)).startsWith('Model'), 20_000, 'the reply');
+    // The agent refused Opus when the session opened: the chat shows the model it really uses.
+    expect(textOf(lastMessage(s.client.state))).toBe('Model default, thinking high, mode default.');
+    expect(s.client.state!.chats[chatId]!.settings).toEqual({ 'acp/scripted': { effort: 'high', model: 'default' } });
+
+    await s.client.ok('message.send', userMessage(chatId, 'downgrade'));
+    await s.client.waitFor(() => s.client.state?.run === null && textOf(lastMessage(s.client.state)).startsWith('Out of quota'), 20_000, 'the reply');
+    expect(s.client.state!.chats[chatId]!.settings).toEqual({ 'acp/scripted': { effort: 'low', model: 'haiku' } });
+    // The first chat kept its own.
+    expect(s.client.state!.chats[s.chatId]!.settings).toBeUndefined();
+  });
+
   it('fails the message with a clear error when the command cannot start, and keeps serving', { timeout: 30_000 }, async () => {
     const agent = createAcpAgent({ id: 'acp/missing', command: '/nonexistent/agent-binary', cwd: await h.tmpDir() });
     const server = await h.start({ agents: [agent] });

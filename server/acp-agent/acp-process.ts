@@ -14,6 +14,7 @@ import {
   PROTOCOL_VERSION,
   RequestError,
   type AvailableCommand,
+  type SessionConfigOption,
   type ClientConnection,
   type ClientContext,
   type InitializeResponse,
@@ -40,6 +41,8 @@ export interface AcpProcessOptions {
   log?: (level: 'info' | 'warn', message: string) => void;
   /** The agent announced the commands it takes (`/name` messages), in any session. */
   onCommands?: (commands: readonly AvailableCommand[]) => void;
+  /** The agent gave a session's config options anew (`config_option_update`), during a turn or between turns. */
+  onConfigOptions?: (sessionId: string, options: SessionConfigOption[]) => void;
 }
 
 /** Stderr kept to explain a failure. */
@@ -170,6 +173,7 @@ export class AcpProcess {
         // Announcements such as the agent's commands come right after a session starts, before a
         // turn listens: they go to the agent as a whole.
         if (params.update.sessionUpdate === 'available_commands_update') this.o.onCommands?.(params.update.availableCommands);
+        if (params.update.sessionUpdate === 'config_option_update') this.o.onConfigOptions?.(params.sessionId, params.update.configOptions);
         this.sinks.get(params.sessionId)?.update(params.update);
       })
       .onRequest(methods.client.session.requestPermission, async ({ params, signal }) => {

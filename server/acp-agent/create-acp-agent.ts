@@ -5,7 +5,7 @@
  * reply, Stop as `session/cancel`.
  */
 import path from 'node:path';
-import { methods, type AgentCapabilities, type AvailableCommand, type ClientContext, type McpServer, type NewSessionResponse, type SessionModeState, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type ToolCall, type ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { methods, type AgentCapabilities, type AvailableCommand, type ClientContext, type McpServer, type NewSessionResponse, type SessionConfigOption, type SessionModeState, type SetSessionConfigOptionResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type ToolCall, type ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { LIMITS } from '../../shared/limits.ts';
 import type { AgentDefinition, AgentStateAccess, RunContext, ToolCallHandle } from '../agent.ts';
 import { describeError } from '../describe-error.ts';
@@ -15,6 +15,7 @@ import { deriveAcpId } from './derive-acp-id.ts';
 
 export { deriveAcpId };
 import { describeAuthRequired, isAuthRequired } from './describe-auth.ts';
+import { hasModeOption, readCurrentValues, toAgentSettings } from './session-settings.ts';
 import { buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, textOfContent, toDisplay, toInput, toLocations, toPlan } from './map-acp.ts';
 
 export interface AcpAgentOptions {
@@ -32,9 +33,11 @@ export interface AcpAgentOptions {
   log?: (level: 'info' | 'warn', message: string) => void;
 }
 
-/** What this agent keeps across restarts: the ACP session of each chat. */
+/** What this agent keeps across restarts: the ACP session of each chat, and what a new session starts with. */
 interface AcpAgentState {
   sessions: Record<string, string>;
+  /** Each config option's value in the latest new session: a chat's until it picks another. */
+  defaults?: Record<string, string>;
 }
 
 /**
@@ -47,6 +50,14 @@ const SET_MODE_TIMEOUT_MS = HOOK_TIMEOUT_MS - 2_000;
 function requestMode(agent: ClientContext, sessionId: string, modeId: string): Promise<unknown> {
   return withTimeout(agent.request(methods.agent.session.setMode, { sessionId, modeId }), SET_MODE_TIMEOUT_MS, 'The agent did not change its mode');
 }
+
+/** Asks the agent to change one of a session's config options; rejects with its refusal, or after SET_MODE_TIMEOUT_MS. */
+function requestSetting(agent: ClientContext, sessionId: string, configId: string, value: string): Promise<SetSessionConfigOptionResponse> {
+  return withTimeout(agent.request(methods.agent.session.setConfigOption, { sessionId, configId, value }), SET_MODE_TIMEOUT_MS, 'The agent did not change the setting');
+}
+
+/** Sessions whose latest config options are kept in memory; past it the oldest are forgotten (and read again when they open). */
+const MAX_KEPT_CONFIGS = LIMITS.maxChats;
 
 /** How long a new turn waits for the previous (stopped) turn of its session to wind down. */
 const PREVIOUS_TURN_WAIT_MS = 10_000;
@@ -73,14 +84,84 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       log('warn', `${id} announced commands agentbar could not keep: ${describeError(error)}`);
     }
   };
-  const acp = new AcpProcess({ command: options.command, args, cwd, ...(options.env ? { env: options.env } : {}), startTimeoutMs, log, onCommands });
+  /** Each open session's config options as the agent last gave them (it may change them between turns). */
+  const configs = new Map<string, SessionConfigOption[]>();
+  const keepConfig = (sessionId: string, options: readonly SessionConfigOption[] | null | undefined) => {
+    if (!Array.isArray(options)) return;
+    configs.delete(sessionId);
+    configs.set(sessionId, [...options]);
+    for (const old of configs.keys()) {
+      if (configs.size <= MAX_KEPT_CONFIGS) break;
+      configs.delete(old);
+    }
+  };
+  const acp = new AcpProcess({
+    command: options.command,
+    args,
+    cwd,
+    ...(options.env ? { env: options.env } : {}),
+    startTimeoutMs,
+    log,
+    onCommands,
+    onConfigOptions: keepConfig,
+  });
   /** Turns still winding down, by session: the next prompt waits for them. */
   const turns = new Map<string, Promise<unknown>>();
 
   const readState = (ctx: Pick<RunContext, 'state'>): AcpAgentState => {
     const saved = ctx.state.get<AcpAgentState>();
-    return { sessions: { ...(saved && typeof saved.sessions === 'object' ? saved.sessions : {}) } };
+    const defaults = saved && typeof saved.defaults === 'object' && saved.defaults !== null ? { defaults: { ...saved.defaults } } : {};
+    return { sessions: { ...(saved && typeof saved.sessions === 'object' ? saved.sessions : {}) }, ...defaults };
   };
+
+  /** The session's options become the agent's settings (and its `mode` option replaces ACP's older modes). */
+  function publishSettings(state: Pick<AgentStateAccess, 'setSettings' | 'setModes' | 'get'>, options: readonly SessionConfigOption[]): void {
+    try {
+      const saved = state.get<AcpAgentState>();
+      state.setSettings(toAgentSettings(options, saved?.defaults ?? {}));
+      if (hasModeOption(options)) state.setModes([]);
+    } catch (error) {
+      log('warn', `${id} announced settings agentbar could not keep: ${describeError(error)}`);
+    }
+  }
+
+  /** The chat shows the values the session really has (the agent refused a pick, or changed one as another changed). */
+  function showSessionValues(ctx: RunContext, options: readonly SessionConfigOption[]): void {
+    const shown = ctx.settings;
+    for (const [setting, value] of Object.entries(readCurrentValues(options))) {
+      if (shown[setting] === undefined || shown[setting] === value) continue;
+      try {
+        ctx.setSetting(setting, value);
+      } catch {
+        // a value agentbar could not keep (too long, say): the chat keeps what it shows
+      }
+    }
+  }
+
+  /**
+   * A session just opened with these options: they become the agent's settings, the session is
+   * given each value the chat shows (which the user may have picked before it existed), and the
+   * chat then shows what the session took.
+   */
+  async function applySettings(ctx: RunContext, agent: ClientContext, sessionId: string, options: readonly SessionConfigOption[] | null | undefined): Promise<void> {
+    if (!Array.isArray(options) || options.length === 0) return;
+    keepConfig(sessionId, options);
+    let latest: readonly SessionConfigOption[] = options;
+    publishSettings(ctx.state, latest);
+    for (const setting of Object.keys(readCurrentValues(options))) {
+      const wanted = ctx.settings[setting];
+      // Read again each time: setting one option (the model) may have changed another (the reasoning level).
+      if (wanted === undefined || wanted === readCurrentValues(latest)[setting]) continue;
+      try {
+        latest = (await requestSetting(agent, sessionId, setting, wanted)).configOptions ?? latest;
+        keepConfig(sessionId, latest);
+        publishSettings(ctx.state, latest);
+      } catch (error) {
+        log('warn', `${id} did not set ${setting} to ${wanted} in session ${sessionId}: ${describeError(error)}`);
+      }
+    }
+    showSessionValues(ctx, latest);
+  }
 
   /** The session for this chat: the known one, the one the agent can load, or a new one. */
   async function openSession(ctx: RunContext, agent: ClientContext, known: Set<string>, caps: AgentCapabilities | undefined): Promise<{ sessionId: string; history: string | null }> {
@@ -94,7 +175,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
         // The agent replays the conversation as updates while loading: nobody listens, so none of it is shown again.
         const loaded = await withTimeout(agent.request(methods.agent.session.load, { sessionId: stored, cwd, mcpServers }), startTimeoutMs, 'The agent did not load its session');
         known.add(stored);
-        await applyMode(ctx, agent, stored, loaded?.modes);
+        await applyModes(ctx, agent, stored, loaded?.modes, loaded?.configOptions);
         return { sessionId: stored, history: null };
       } catch (error) {
         log('warn', `${id} could not load session ${stored}: ${describeError(error)}; starting a new one`);
@@ -107,10 +188,17 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
     // Deleted chats leave their sessions behind: the oldest go once there are more than chats can be.
     const ids = Object.keys(state.sessions);
     for (const old of ids.slice(0, Math.max(0, ids.length - LIMITS.maxChats))) delete state.sessions[old];
+    if (Array.isArray(created.configOptions) && created.configOptions.length) state.defaults = readCurrentValues(created.configOptions);
     ctx.state.set(state);
-    await applyMode(ctx, agent, created.sessionId, created.modes);
+    await applyModes(ctx, agent, created.sessionId, created.modes, created.configOptions);
     const earlier = ctx.messages.slice(0, -1);
     return { sessionId: created.sessionId, history: earlier.length > 0 ? describeHistory(earlier) : null };
+  }
+
+  /** A session just opened: its config options when it has them, else its modes (ACP's older form of the same choice). */
+  async function applyModes(ctx: RunContext, agent: ClientContext, sessionId: string, modes: SessionModeState | null | undefined, options: SessionConfigOption[] | null | undefined): Promise<void> {
+    await applySettings(ctx, agent, sessionId, options);
+    if (!options || !hasModeOption(options)) await applyMode(ctx, agent, sessionId, modes);
   }
 
   /**
@@ -151,6 +239,23 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
         return { reject: `${id} did not change its mode: ${describeError(error)}` };
       }
     },
+    /** Like a mode: at once in an open session (whose answer may change other options too), else when it opens. */
+    async onSettingChange({ chatId, setting, value }) {
+      const sessionId = agentState?.get<AcpAgentState>()?.sessions?.[chatId];
+      if (!sessionId || !acp.running) return;
+      const { agent, known } = await acp.ensure();
+      if (!known.has(sessionId)) return;
+      let answer;
+      try {
+        answer = await requestSetting(agent, sessionId, setting, value);
+      } catch (error) {
+        return { reject: `${id} did not change ${setting}: ${describeError(error)}` };
+      }
+      if (Array.isArray(answer?.configOptions)) {
+        keepConfig(sessionId, answer.configOptions);
+        if (agentState) publishSettings(agentState, answer.configOptions);
+      }
+    },
     async run(ctx) {
       agentState = ctx.state;
       let session;
@@ -168,6 +273,9 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
         throw error;
       }
       const { sessionId, history } = opened;
+      // Options the agent changed since the last turn (another followed a pick, or it moved one itself).
+      const latest = configs.get(sessionId);
+      if (latest) showSessionValues(ctx, latest);
       const previous = turns.get(sessionId);
       if (previous) await withTimeout(previous, PREVIOUS_TURN_WAIT_MS, 'The previous turn did not end').catch(() => {});
       ctx.signal.throwIfAborted();
@@ -177,6 +285,11 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       if (notTaken.length) await ctx.reply.text(`${describeNotTaken(notTaken)}\n\n`);
 
       const turn = new AcpTurn(ctx);
+      turn.onConfigOptions = (options) => {
+        keepConfig(sessionId, options);
+        publishSettings(ctx.state, options);
+        showSessionValues(ctx, options);
+      };
       acp.listen(sessionId, turn);
       const cancel = () => {
         turn.cancelled = true;
@@ -239,6 +352,8 @@ class AcpTurn {
   error: Error | null = null;
   cancelled = false;
   onError: () => void = () => {};
+  /** The agent changed its config options during the turn (it may move its own model or mode). */
+  onConfigOptions: (options: SessionConfigOption[]) => void = () => {};
 
   constructor(private readonly ctx: RunContext) {}
 
@@ -282,6 +397,9 @@ class AcpTurn {
         } catch {
           // not one of its modes
         }
+        return;
+      case 'config_option_update':
+        if (Array.isArray(update.configOptions)) this.onConfigOptions(update.configOptions);
         return;
       default:
         // Commands, usage, session info: nothing a reply shows.

@@ -1,6 +1,6 @@
 /**
  * `agentbar agents [--json]`: every agent of the server, with its tools, workflows, active skill
- * and the commands and modes it announced.
+ * and the commands, modes and settings it announced.
  */
 import type { AgentInfo } from '../../shared/schemas.ts';
 import { attachOrEmbed } from './attach.ts';
@@ -10,7 +10,8 @@ export const AGENTS_USAGE = `Usage: agentbar agents [--json] [--data-dir <dir>]
 
 Lists the agents of the agent server: id, description, whether it is implemented, its tools (with
 their type: deterministic or decision), its workflows, its active skill, the /commands it
-announced (an ACP agent's, sent to it as messages) and its modes (the first is a chat's default).
+announced (an ACP agent's, sent to it as messages), its modes (the first is a chat's default) and
+its settings (a model, a reasoning level: each with its values, the default marked *).
   --json                Print the list as JSON (the AgentInfo objects of GET /agents)
 ${COMMON_HELP}`;
 
@@ -24,6 +25,9 @@ export function formatAgents(agents: readonly AgentInfo[]): string {
       if (a.activeSkill) lines.push(`  active skill: ${a.activeSkill}`);
       if (a.commands?.length) lines.push(`  commands: ${a.commands.map((c) => `/${c.name}`).join(', ')}`);
       if (a.modes?.length) lines.push(`  modes: ${a.modes.map((m) => (m.name === m.id ? m.id : `${m.id} (${m.name})`)).join(', ')}`);
+      for (const s of a.settings ?? []) {
+        lines.push(`  ${s.id === s.name ? s.id : `${s.id} (${s.name})`}: ${s.options.map((o) => `${o.value === s.defaultValue ? '*' : ''}${o.value}`).join(', ')}`);
+      }
       return lines.join('\n');
     })
     .join('\n\n');

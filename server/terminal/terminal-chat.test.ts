@@ -188,11 +188,52 @@ describe('terminal chat', () => {
     await expect.poll(output).toContain('mode plan');
   });
 
+  it("lists the agent's settings and one setting's values with this chat's marked, changes them by id or shown name, and prints a refusal; /mode uses a mode setting", async () => {
+    const configurable = defineAgent({
+      id: 'test/configurable',
+      description: 'Works with settings',
+      settings: [
+        { id: 'model', name: 'Model', options: [{ value: 'small', name: 'Small model', description: 'Fast' }, { value: 'large', name: 'Large model' }] },
+        { id: 'mode', name: 'Mode', category: 'mode', options: [{ value: 'ask', name: 'Ask first' }, { value: 'plan', name: 'Plan Mode' }] },
+      ],
+      onSettingChange: ({ value }) => (value === 'ask' ? { reject: 'Ask mode is off today' } : undefined),
+      async run(ctx) {
+        await ctx.reply.text(`model ${ctx.settings.model}, mode ${ctx.settings.mode}`);
+      },
+    });
+    const { client, chat, output } = await openTerminal(0, [configurable]);
+    await chat.handleLine('/set');
+    expect(output()).toContain(
+      'Settings of test/configurable in this chat:\n  model              Model:         Small model\n  mode               Mode:          Ask first\n/set <setting> lists its values; /set <setting> <value> changes it.\n',
+    );
+    await chat.handleLine('/set model');
+    expect(output()).toContain("Model of test/configurable (* this chat's):\n  * small              Small model — Fast\n    large              Large model\n/set model <value> changes it.\n");
+    // No chat yet: changing one starts it.
+    await chat.handleLine('/set model large model');
+    expect(output()).toContain('Model of test/configurable is Large model in this chat now.');
+    const chatId = client.getSnapshot().state!.activeChatId!;
+    expect(client.getSnapshot().state!.chats[chatId]!.settings).toEqual({ 'test/configurable': { model: 'large' } });
+    await chat.handleLine('/set model huge');
+    await expect.poll(output).toContain('! Model has no value "huge"; its values are small, large (not_found)');
+    await chat.handleLine('/set temperature hot');
+    expect(output()).toContain('test/configurable has no setting temperature; its settings are model, mode.');
+    await chat.handleLine('/mode plan');
+    await expect.poll(output).toContain('Mode of test/configurable is Plan Mode in this chat now.');
+    await chat.handleLine('/mode ask');
+    await expect.poll(output).toContain('! Ask mode is off today (rejected)');
+    await chat.handleLine('/mode');
+    expect(output()).toContain("Mode of test/configurable (* this chat's):\n    ask                Ask first\n  * plan               Plan Mode\n");
+    await chat.handleLine('hello');
+    await expect.poll(output).toContain('model large, mode plan');
+  });
+
   it('says when the agent has no modes', async () => {
     const t = await openTerminal();
     await t.chat.handleLine('/agent demo/historian');
     await t.chat.handleLine('/mode');
     expect(t.output()).toContain('demo/historian has no modes.');
+    await t.chat.handleLine('/set');
+    expect(t.output()).toContain('demo/historian has no settings.');
   });
 
   it('explains unknown commands and an unknown agent', async () => {

@@ -11,6 +11,7 @@ import { findClosest } from '../closest-word.ts';
 import { describeError } from '../describe-error.ts';
 import { checkAttachments, describeAttachment, readAttachment, type Attachment } from './read-attachment.ts';
 import { describeReplyFile, resolveTypedPath, saveReplyFile } from './save-reply-file.ts';
+import { runSettingCommand, setSetting } from './setting-command.ts';
 import { createTranscriptPrinter } from './transcript-printer.ts';
 
 export const TERMINAL_HELP = `Commands:
@@ -22,6 +23,8 @@ export const TERMINAL_HELP = `Commands:
   /agents              list agents;  /agent <id> to address one
   /mode [id]           the addressed agent's modes (plan, accept edits…); with an id, switch
                        this chat to it
+  /set [setting [value]]  the addressed agent's settings (model, reasoning level…) in this
+                       chat; with a setting, its values; with a value, change it
   /approve             approve the tool call waiting for you
   /reject [reason]     reject it
   /stop                stop the agent
@@ -34,7 +37,7 @@ Anything else is sent as a message, and so are the agent's own commands (listed 
 announced any); //text sends /text as it is.`;
 
 /** Every slash command `run` takes, for the one meant by a typo. */
-const SLASH_COMMANDS = ['/help', '/quit', '/exit', '/chats', '/new', '/switch', '/rename', '/delete', '/agents', '/agent', '/mode', '/approve', '/reject', '/stop', '/save', '/attach', '/detach'];
+const SLASH_COMMANDS = ['/help', '/quit', '/exit', '/chats', '/new', '/switch', '/rename', '/delete', '/agents', '/agent', '/mode', '/set', '/approve', '/reject', '/stop', '/save', '/attach', '/detach'];
 
 /**
  * The agent's commands for /help, one a line, like the list above them.
@@ -184,8 +187,19 @@ export function createTerminalChat(options: {
         agent = arg || undefined;
         write(agent ? `Messages now go to ${agent}.\n` : 'Messages go to the chat’s agent.\n');
         return;
+      case '/set':
+        await runSettingCommand(arg, { client, state, chatId, agent: addressed, write });
+        return;
       case '/mode': {
-        const modes = (addressed && state?.agents.find((a) => a.id === addressed)?.modes) || [];
+        const info = addressed ? state?.agents.find((a) => a.id === addressed) : undefined;
+        const modes = info?.modes ?? [];
+        // An agent that gives its mode as a setting (ACP's config options) has it there instead.
+        const modeSetting = modes.length === 0 ? info?.settings?.find((s) => s.category === 'mode') : undefined;
+        if (modeSetting && addressed) {
+          if (arg) await setSetting({ client, state, chatId, agent: addressed, write }, addressed, modeSetting, arg);
+          else await runSettingCommand(modeSetting.id, { client, state, chatId, agent: addressed, write });
+          return;
+        }
         if (!addressed || !state || modes.length === 0) {
           write(`${addressed ?? 'The agent'} has no modes.\n`);
           return;

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../shared/limits.ts';
+import type { AgentSetting, AgentSettingOption } from '../../shared/schemas.ts';
 import { useServices, useToolbar } from '../context.ts';
 import { labelElement } from '../page/picker.ts';
 import {
@@ -9,6 +10,8 @@ import {
   selectComposerCommands,
   selectComposerMode,
   selectComposerModes,
+  selectComposerSettings,
+  selectComposerSettingValue,
   selectConnectionProblem,
   selectRunInActiveChat,
   selectComposerBlocker,
@@ -123,6 +126,71 @@ function ModeSelect() {
   );
 }
 
+/** The values of a setting as `<option>`s, under an `<optgroup>` per group the agent named. */
+function renderSettingOptions(options: readonly AgentSettingOption[]) {
+  const groups: { name: string | undefined; options: AgentSettingOption[] }[] = [];
+  for (const o of options) {
+    const last = groups[groups.length - 1];
+    if (last && last.name === o.group) last.options.push(o);
+    else groups.push({ name: o.group, options: [o] });
+  }
+  return groups.map((g, i) => {
+    const items = g.options.map((o) => (
+      <option key={o.value} value={o.value} title={o.description}>
+        {o.name}
+      </option>
+    ));
+    return g.name === undefined ? items : <optgroup key={`g${i}`} label={g.name}>{items}</optgroup>;
+  });
+}
+
+/**
+ * One of the composer agent's settings (its model, say) as a menu. Like the Mode menu, the
+ * choice shows at once and goes back if the agent refuses it; a mode setting away from its
+ * default is drawn in the accent colour.
+ */
+function SettingSelect({ agent, setting }: { agent: string; setting: AgentSetting }) {
+  const { actions } = useServices();
+  const current = useToolbar((s) => selectComposerSettingValue(s, setting));
+  const [asked, setAsked] = useState<string | null>(null);
+  const shown = asked ?? current;
+  const chosen = setting.options.find((o) => o.value === shown);
+  const accent = setting.category === 'mode' && shown !== setting.defaultValue;
+  return (
+    <select
+      class={accent ? 'ab-select ab-mode-on' : 'ab-select'}
+      aria-label={setting.name}
+      title={chosen?.description ? `${setting.name}: ${chosen.description}` : (setting.description ?? setting.name)}
+      value={shown}
+      onChange={(e) => {
+        const value = e.currentTarget.value;
+        setAsked(value);
+        void actions.setSetting(agent, setting.id, value).finally(() => setAsked(null));
+      }}
+    >
+      {renderSettingOptions(setting.options)}
+    </select>
+  );
+}
+
+/**
+ * The composer agent's settings, one menu each in the order the agent gives them, on a row of
+ * their own that wraps: a coding agent's mode, model and reasoning level beside the Agent menu
+ * left each a few letters wide.
+ */
+function SettingSelects() {
+  const agent = useToolbar(selectComposerAgent);
+  const settings = useToolbar(selectComposerSettings);
+  if (!agent || !settings?.length) return null;
+  return (
+    <div class="ab-settings-row" role="group" aria-label={`${agent}'s settings`}>
+      {settings.map((setting) => (
+        <SettingSelect key={`${agent}/${setting.id}`} agent={agent} setting={setting} />
+      ))}
+    </div>
+  );
+}
+
 function hasFiles(e: DragEvent | ClipboardEvent): boolean {
   const transfer = 'dataTransfer' in e ? e.dataTransfer : e.clipboardData;
   return !!transfer && [...transfer.types].includes('Files');
@@ -225,6 +293,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
             if (hasFiles(e)) e.preventDefault();
           }}
         />
+        <SettingSelects />
         <div class="ab-input-row">
           <button
             type="button"
