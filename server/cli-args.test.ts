@@ -35,6 +35,7 @@ describe('parseServeArgs: a model agent', () => {
   it('takes a model and its endpoint, with the defaults a user expects', () => {
     expect(parseServeArgs(['--model', 'llama3.2:3b', '--base-url', 'http://127.0.0.1:11434/v1/']).model).toEqual({
       name: 'llama3.2:3b',
+      others: [],
       baseUrl: 'http://127.0.0.1:11434/v1',
       apiKeyEnv: 'OPENAI_API_KEY',
       agentId: 'model/llama3.2-3b',
@@ -44,9 +45,14 @@ describe('parseServeArgs: a model agent', () => {
     });
   });
 
+  it('takes more --model flags as the other models of its Model menu, each once, the first being the default', () => {
+    const args = parseServeArgs(['--model', 'llama3.2', '--base-url', 'http://127.0.0.1:11434/v1', '--model', 'qwen2.5-coder', '--model', 'llama3.2', '--model', 'qwen2.5-coder']);
+    expect(args.model).toMatchObject({ name: 'llama3.2', others: ['qwen2.5-coder'], agentId: 'model/llama3.2' });
+  });
+
   it('takes every model option', () => {
     const args = parseServeArgs(['--model=gpt-4o-mini', '--base-url=https://api.openai.com/v1', '--api-key-env', 'MY_KEY', '--agent-id', 'acme/helper', '--system', 'Be brief.', '--skills-dir', '/tmp/skills', '--reload-skills-each-task']);
-    expect(args.model).toEqual({ name: 'gpt-4o-mini', baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'MY_KEY', agentId: 'acme/helper', system: 'Be brief.', skillsDir: '/tmp/skills', reloadSkillsEachTask: true });
+    expect(args.model).toEqual({ name: 'gpt-4o-mini', others: [], baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'MY_KEY', agentId: 'acme/helper', system: 'Be brief.', skillsDir: '/tmp/skills', reloadSkillsEachTask: true });
   });
 
   it.each([

@@ -63,7 +63,10 @@ export function collectAcpArgs(flags: readonly { flag: 'acp' | 'acp-id'; value: 
 }
 
 export interface ModelArgs {
+  /** The first `--model`: the agent's default model. */
   name: string;
+  /** Further `--model`s: offered in its Model menu, per chat. */
+  others: string[];
   baseUrl: string;
   /** The environment variable holding the key (its value is never printed or written). */
   apiKeyEnv: string;
@@ -102,7 +105,8 @@ Options:
 
 A model agent (any OpenAI-compatible endpoint: OpenAI, Ollama, LM Studio, vLLM, llama.cpp server),
 served beside the demo agents:
-  --model <name>             The model, e.g. llama3.2 or gpt-4o-mini
+  --model <name>             The model, e.g. llama3.2 or gpt-4o-mini; repeat it to offer more models
+                             in a Model menu, per chat (the first is the default)
   --base-url <url>           Its API, e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1
   --api-key-env <VAR>        Read the key from this environment variable (default OPENAI_API_KEY; none is fine for local servers)
   --agent-id <id>            The agent's id (default model/<name>)
@@ -174,6 +178,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
   const acpFlags: { flag: 'acp' | 'acp-id'; value: string }[] = [];
   const model: Partial<ModelArgs> & { reloadSkillsEachTask: boolean } = { reloadSkillsEachTask: false };
   const modelFlags: string[] = [];
+  const modelOthers: string[] = [];
   const rest = [...argv];
   if (rest[0] === 'serve') rest.shift();
   else if (rest[0] && !rest[0].startsWith('-')) throw new UsageError(describeUnknownCommand(rest[0]));
@@ -233,9 +238,13 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
         noValue();
         args.unsafeExpose = true;
         break;
-      case '--model':
-        model.name = value();
+      case '--model': {
+        // The first is the default; more are offered per chat, each once.
+        const name = value();
+        if (model.name === undefined) model.name = name;
+        else if (name !== model.name && !modelOthers.includes(name)) modelOthers.push(name);
         break;
+      }
       case '--base-url': {
         const v = value();
         let url: URL;
@@ -298,6 +307,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
     if (!model.baseUrl) throw new UsageError('--model needs --base-url: http://127.0.0.1:11434/v1 for Ollama, https://api.openai.com/v1 for OpenAI');
     args.model = {
       name: model.name,
+      others: modelOthers,
       baseUrl: model.baseUrl,
       apiKeyEnv: model.apiKeyEnv ?? 'OPENAI_API_KEY',
       agentId: model.agentId ?? defaultModelAgentId(model.name),

@@ -12,7 +12,7 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 const COMMON: Options = {
   'data-dir': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
-  model: { type: 'string' },
+  model: { type: 'string', multiple: true },
   'base-url': { type: 'string' },
   'api-key-env': { type: 'string' },
   'agent-id': { type: 'string' },
@@ -53,13 +53,16 @@ export function parseCommandArgs<T extends Options>(argv: string[], options: T):
   }
   const v = parsed.values as Record<string, string | boolean | string[] | undefined>;
   let model: ModelArgs | null = null;
-  if (typeof v.model === 'string') {
+  // As for serve: the first --model is the default, the others are offered in its Model menu.
+  const [name, ...more] = Array.isArray(v.model) ? [...new Set(v.model)] : [];
+  if (name !== undefined) {
     if (typeof v['base-url'] !== 'string') throw new UsageError('--model needs --base-url: http://127.0.0.1:11434/v1 for Ollama, https://api.openai.com/v1 for OpenAI');
     model = {
-      name: v.model,
+      name,
+      others: more,
       baseUrl: v['base-url'].replace(/\/+$/, ''),
       apiKeyEnv: typeof v['api-key-env'] === 'string' ? v['api-key-env'] : 'OPENAI_API_KEY',
-      agentId: typeof v['agent-id'] === 'string' ? v['agent-id'] : defaultModelAgentId(v.model),
+      agentId: typeof v['agent-id'] === 'string' ? v['agent-id'] : defaultModelAgentId(name),
       system: typeof v.system === 'string' ? v.system : undefined,
       skillsDir: typeof v['skills-dir'] === 'string' ? v['skills-dir'] : undefined,
       reloadSkillsEachTask: v['reload-skills-each-task'] === true,

@@ -9,7 +9,7 @@ import { jsonSchema, streamText, tool, UnsupportedFunctionalityError, type Langu
 import { LIMITS } from '../../shared/limits.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import type { ToolDefinition } from '../../shared/schemas.ts';
-import { defineAgent, ToolDeniedError, type AgentDefinition, type AgentTool, type RunContext } from '../agent.ts';
+import { defineAgent, ToolDeniedError, type AgentDefinition, type AgentSettingInput, type AgentTool, type RunContext } from '../agent.ts';
 import { describeLeftOut, describeUnreadable, describeUnsendableImages, listUnreadable, listUnsendableImages, withoutMedia } from './attachments.ts';
 import { buildModelMessages, DEFAULT_HISTORY_MESSAGES } from './build-prompt.ts';
 import { describeModelError } from './describe-model-error.ts';
@@ -35,6 +35,12 @@ export interface ModelAgentOptions {
   description: string;
   /** Any AI SDK language model: `openai('gpt-4o')`, `createOpenAICompatible(...)('llama3.2')`, … */
   model: LanguageModel;
+  /**
+   * Other models a chat may be answered by instead of `model`: the agent then offers a Model
+   * setting (the toolbar's Model menu, `/set model` in `agentbar chat`), `model` being its default,
+   * shown by its model id. Each `id` is what the menu keeps (1 to 128 characters), `name` what it shows.
+   */
+  models?: readonly { id: string; name?: string; model: LanguageModel }[];
   /** The agent's personality: the start of its system prompt. */
   system?: string;
   /** Tools that run in this process. */
@@ -87,6 +93,14 @@ function toResultOutput(output: unknown, isError: boolean): ToolResultPart['outp
 
 const EMPTY_SCHEMA = { type: 'object', properties: {}, additionalProperties: false };
 
+/** The id of the model agent's Model setting. */
+const MODEL_SETTING = 'model';
+
+/** What the Model menu calls a model: its id (`llama3.2`, `gpt-4o-mini`). */
+function modelIdOf(model: LanguageModel): string {
+  return typeof model === 'string' ? model : model.modelId;
+}
+
 /**
  * @example
  * import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
@@ -95,6 +109,21 @@ const EMPTY_SCHEMA = { type: 'object', properties: {}, additionalProperties: fal
  * await startServer({ agents: [agent] });
  */
 export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
+  const defaultModelId = modelIdOf(options.model);
+  const byId = new Map<string, LanguageModel>([[defaultModelId, options.model]]);
+  for (const m of options.models ?? []) if (!byId.has(m.id)) byId.set(m.id, m.model);
+  const modelSetting: AgentSettingInput[] =
+    byId.size > 1
+      ? [
+          {
+            id: MODEL_SETTING,
+            name: 'Model',
+            category: 'model',
+            defaultValue: defaultModelId,
+            options: [{ value: defaultModelId, name: defaultModelId }, ...(options.models ?? []).map((m) => ({ value: m.id, name: m.name ?? m.id }))],
+          },
+        ]
+      : [];
   const maxSteps = Math.max(1, options.maxSteps ?? 8);
   const splitThinkTags = options.splitThinkTags ?? true;
   const historyMessages = options.historyMessages ?? DEFAULT_HISTORY_MESSAGES;
@@ -103,10 +132,10 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
   const ownTools = options.tools ?? [];
   // The run in progress (one at a time per server): the skill tools act on its agent state.
   let current: RunContext | null = null;
-  /** Set when the model refused a request for offering tools: it is asked without them from then on. */
-  let toolsRefused = false;
-  /** Set when the model refused a message's images or PDFs: they are left out from then on. */
-  let mediaRefused = false;
+  /** The models (by id) that refused a request for offering tools: each is asked without them from then on. */
+  const toolsRefusedBy = new Set<string>();
+  /** The models (by id) that refused a message's images or PDFs: they are left out for each from then on. */
+  const mediaRefusedBy = new Set<string>();
 
   const activeSkillOf = (ctx: RunContext): string | null => ctx.state.get<AgentMemoryState>()?.activeSkill ?? null;
   const setActiveSkill = (ctx: RunContext, name: string | null) => {
@@ -182,7 +211,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     return { set, approval };
   }
 
-  async function buildSystem(ctx: RunContext): Promise<string> {
+  async function buildSystem(ctx: RunContext, toolsRefused: boolean): Promise<string> {
     const sections: string[] = [];
     sections.push(options.system?.trim() || `You are ${options.id}, an assistant that talks with a developer through a toolbar on the web page they are working on.`);
     const all = await skills.get();
@@ -224,6 +253,11 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
 
   async function run(ctx: RunContext): Promise<void> {
     current = ctx;
+    // The chat's pick from the Model menu; a model no longer offered is the default.
+    const chosen = ctx.settings[MODEL_SETTING];
+    const modelId = chosen !== undefined && byId.has(chosen) ? chosen : defaultModelId;
+    const model = byId.get(modelId)!;
+    let toolsRefused = toolsRefusedBy.has(modelId);
     try {
       await skills.beforeRun();
       let messages: ModelMessage[] = buildModelMessages(ctx.messages, options.id, historyMessages);
@@ -232,7 +266,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
       if (unreadable.length) notes.push(describeUnreadable(unreadable));
       const unsendable = listUnsendableImages(ctx.message);
       if (unsendable.length) notes.push(describeUnsendableImages(unsendable));
-      if (mediaRefused) {
+      if (mediaRefusedBy.has(modelId)) {
         const stripped = withoutMedia(messages);
         if (stripped.leftOut.length > 0) {
           messages = stripped.messages;
@@ -243,8 +277,8 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
       for (let step = 0; step < maxSteps; step++) {
         const { set, approval } = toolsRefused ? { set: {} as ToolSet, approval: new Map<string, ToolPlace>() } : await buildTools(ctx);
         const result = streamText({
-          model: options.model,
-          system: await buildSystem(ctx),
+          model,
+          system: await buildSystem(ctx, toolsRefused),
           messages,
           tools: set,
           abortSignal: ctx.signal,
@@ -286,6 +320,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
           if (!toolsRefused && Object.keys(set).length > 0 && text === '' && calls.length === 0 && isToolsRefusal(error)) {
             // Refused before a word was written: ask again without tools, now and for later replies.
             toolsRefused = true;
+            toolsRefusedBy.add(modelId);
             log('warn', `The model refused a request that offered tools (${describeModelError(error, options.baseUrl)}); it is asked without them from now on: no page tools or skills for it until the server restarts.`);
             await ctx.reply.text('_(This model cannot call tools, so it answers without the page\'s tools and skills.)_\n\n');
             step--;
@@ -298,8 +333,8 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
             const stripped = withoutMedia(messages);
             if (stripped.leftOut.length > 0) {
               messages = stripped.messages;
-              if (refusedMedia && !mediaRefused) {
-                mediaRefused = true;
+              if (refusedMedia && !mediaRefusedBy.has(modelId)) {
+                mediaRefusedBy.add(modelId);
                 log('warn', `The model refused a message's images or PDFs (${describeModelError(error, options.baseUrl)}); they are left out from now on, until the server restarts.`);
               }
               await ctx.reply.text(`${describeLeftOut(stripped.leftOut, refusedMedia)}\n\n`);
@@ -331,6 +366,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     id: options.id,
     description: options.description,
     tools: [...skillTools, ...ownTools],
+    ...(modelSetting.length ? { settings: modelSetting } : {}),
     run,
   });
 }

@@ -24,6 +24,7 @@ export function createModelAgentFromArgs(args: ModelArgs, dataDir: string, env: 
     id: args.agentId,
     description: `${args.name} at ${args.baseUrl}`,
     model: provider(args.name),
+    ...(args.others.length ? { models: args.others.map((name) => ({ id: name, model: provider(name) })) } : {}),
     baseUrl: args.baseUrl,
     ...(args.system ? { system: args.system } : {}),
     skills: { dir: skillsDir, reloadEachTask: args.reloadSkillsEachTask },
@@ -34,10 +35,18 @@ export function createModelAgentFromArgs(args: ModelArgs, dataDir: string, env: 
     try {
       const { level, message } = await checkModelEndpoint({ baseUrl: args.baseUrl, model: args.name, apiKeyEnv: args.apiKeyEnv, ...(apiKey ? { apiKey } : {}) });
       log(level, message);
+      // The other models of its menu: only what is wrong with them (the server itself was just checked).
+      if (level === 'info') {
+        for (const other of args.others) {
+          const found = await checkModelEndpoint({ baseUrl: args.baseUrl, model: other, apiKeyEnv: args.apiKeyEnv, ...(apiKey ? { apiKey } : {}) });
+          if (found.level === 'warn') log('warn', found.message);
+        }
+      }
     } catch (error) {
       // A look that failed in a way nobody foresaw must not take the server down with it.
       log('warn', `Could not check the model server at ${args.baseUrl}: ${(error as Error).message}`);
     }
   };
-  return { agent, summary: `${args.agentId} → ${args.name} at ${args.baseUrl} (${key}; skills in ${skillsDir})`, checkEndpoint };
+  const also = args.others.length ? ` (also ${args.others.join(', ')}, in its Model menu)` : '';
+  return { agent, summary: `${args.agentId} → ${args.name}${also} at ${args.baseUrl} (${key}; skills in ${skillsDir})`, checkEndpoint };
 }

@@ -60,6 +60,38 @@ async function ask(server: TestServer, client: TestClient, chatId: string, text:
 }
 
 describe('createModelAgent', () => {
+  it('offers its other models in a Model menu: a chat that picks one is answered by it, another chat keeps the default', async () => {
+    const fake = await FakeOpenAi.start();
+    fakes.push(fake);
+    fake.queue({ steps: [{ text: 'small' }] }, { steps: [{ text: 'large' }] }, { steps: [{ text: 'small again' }] });
+    const provider = createOpenAICompatible({ name: 'fake', baseURL: fake.baseUrl, apiKey: 'sk-test' });
+    const agent = createModelAgent({
+      id: AGENT,
+      description: 'A model',
+      model: provider('small-model'),
+      models: [{ id: 'large-model', name: 'Large (slow)', model: provider('large-model') }],
+      maxRetries: 0,
+      log: () => {},
+    });
+    const server = await h.start({ agents: [agent], memory: true });
+    const client = await h.connect(server, { kind: 'toolbar' });
+    expect(client.state!.agents[0]!.settings).toEqual([
+      { id: 'model', name: 'Model', category: 'model', defaultValue: 'small-model', options: [{ value: 'small-model', name: 'small-model' }, { value: 'large-model', name: 'Large (slow)' }] },
+    ]);
+    const { chatId } = await client.ok('chat.create', { agent: AGENT });
+    expect(textOf(await ask(server, client, chatId, 'one'))).toBe('small');
+    await client.ok('setting.set', { chatId, setting: 'model', value: 'large-model' });
+    expect(textOf(await ask(server, client, chatId, 'two'))).toBe('large');
+    const { chatId: other } = await client.ok('chat.create', { agent: AGENT });
+    expect(textOf(await ask(server, client, other, 'three'))).toBe('small again');
+    expect(fake.requests.map((r) => r.body.model)).toEqual(['small-model', 'large-model', 'small-model']);
+  });
+
+  it('offers no Model menu with one model', async () => {
+    const { client } = await setup();
+    expect(client.state!.agents.find((a) => a.id === AGENT)!.settings).toBeUndefined();
+  });
+
   it('streams reasoning and text into the reply, and sends the model the system prompt and the user turn', async () => {
     const { fake, server, client, chatId } = await setup({
       system: 'You are terse.',

@@ -81,6 +81,27 @@ describe('agentbar serve --model', () => {
     expect(health.status).toBe(200);
   }, 30_000);
 
+  it('offers more --model flags in a Model menu, answers with the one a chat picks, and warns of one the server does not list', async () => {
+    fake = await FakeOpenAi.start();
+    fake.models = ['fake-model:7b', 'coder:14b'];
+    fake.queue({ steps: [{ text: 'from the coder' }] });
+    const dataDir = await h.tmpDir();
+    const server = await spawnServer(dataDir, { args: ['--port', '0', '--model', 'fake-model:7b', '--base-url', fake.baseUrl, '--model', 'coder:14b', '--model', 'gone:1b'] });
+    await waitUntil(() => server.stderr.includes('does not list gone:1b'), 'the endpoint check');
+    expect(server.stderr).not.toContain('does not list coder:14b');
+    expect(server.stdout).toContain(`model/fake-model-7b → fake-model:7b (also coder:14b, gone:1b, in its Model menu) at ${fake.baseUrl}`);
+    const client = await TestClient.connect(server);
+    clients.push(client);
+    const agent = client.state!.agents.find((a) => a.id === 'model/fake-model-7b')!;
+    expect(agent.settings![0]).toMatchObject({ id: 'model', defaultValue: 'fake-model:7b', options: [{ value: 'fake-model:7b' }, { value: 'coder:14b' }, { value: 'gone:1b' }] });
+    const { chatId } = await client.ok('chat.create', { agent: 'model/fake-model-7b' });
+    await client.ok('setting.set', { chatId, setting: 'model', value: 'coder:14b' });
+    await client.ok('message.send', userMessage(chatId, 'hi', { agent: 'model/fake-model-7b' }));
+    await waitUntil(() => client.state?.active?.messages.at(-1)?.role === 'assistant' && client.state.run === null, 'the reply', 10_000);
+    expect(textOf(client.state!.active!.messages.at(-1))).toBe('from the coder');
+    expect(fake.requests.find((r) => r.body.messages)!.body.model).toBe('coder:14b');
+  }, 30_000);
+
   it('explains a missing --base-url', async () => {
     const dataDir = await h.tmpDir();
     await expect(spawnServer(dataDir, { args: ['--port', '0', '--model', 'm'], readyTimeoutMs: 5_000 })).rejects.toThrow(/--model needs --base-url/);
