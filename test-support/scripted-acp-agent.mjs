@@ -3,7 +3,7 @@
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
  * picks a script (hello, edit, long, crash, garbage, page, read PATH, write PATH, echo, recall, mode,
- * go, settings, downgrade) or one of the commands it announces (/review [focus], /compact). Its
+ * go, settings, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
  * sessions have Claude Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude
  * Code does unless started to allow it. With ACP_SCRIPT_CONFIG=1 its sessions also have config
  * options (mode, model, effort), as Claude Code's newer adapter answers: it refuses the model
@@ -99,6 +99,7 @@ function configOptions(session) {
           options: [
             { value: 'opus', name: 'Opus', description: 'Most capable' },
             { value: 'haiku', name: 'Haiku', description: 'Fastest' },
+            ...(session.longContext ? [{ value: 'sonnet-1m', name: 'Sonnet (1M context)' }] : []),
           ],
         },
       ],
@@ -371,6 +372,17 @@ const app = agent({ name: 'scripted-acp-agent' })
 
       case 'settings':
         await say(`Model ${session.model}, thinking ${session.effort}, mode ${session.mode}.`);
+        return { stopReason: 'end_turn' };
+
+      case 'later':
+        // An option that arrives between turns: a model the account gained once the turn was over.
+        setTimeout(() => {
+          session.longContext = true;
+          session.model = 'sonnet-1m';
+          saveSession(sessionId);
+          void update({ sessionUpdate: 'config_option_update', configOptions: configOptions(session) });
+        }, 0);
+        await say('A longer context is on its way.');
         return { stopReason: 'end_turn' };
 
       case 'downgrade':

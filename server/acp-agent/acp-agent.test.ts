@@ -402,6 +402,18 @@ describe('an ACP agent in agentbar', () => {
     expect(s.client.state!.chats[s.chatId]!.settings).toBeUndefined();
   });
 
+  it('follows options the agent gives between turns: the menus at once, the chat at its next turn', { timeout: 30_000 }, async () => {
+    const s = await setup({ env: { ACP_SCRIPT_CONFIG: '1' } });
+    await send(s, 'later');
+    expect(textOf(await reply(s))).toBe('A longer context is on its way.');
+    const models = () => s.client.state!.agents[0]!.settings?.find((x) => x.id === 'model')?.options.map((o) => o.value);
+    await s.client.waitFor(() => models()?.includes('sonnet-1m') === true, 10_000, 'the new model in the menu');
+    expect(s.client.state!.chats[s.chatId]!.settings).toBeUndefined();
+    await send(s, 'settings');
+    expect(textOf(await reply(s))).toBe('Model sonnet-1m, thinking medium, mode default.');
+    expect(s.client.state!.chats[s.chatId]!.settings).toEqual({ 'acp/scripted': { model: 'sonnet-1m' } });
+  });
+
   it('fails the message with a clear error when the command cannot start, and keeps serving', { timeout: 30_000 }, async () => {
     const agent = createAcpAgent({ id: 'acp/missing', command: '/nonexistent/agent-binary', cwd: await h.tmpDir() });
     const server = await h.start({ agents: [agent] });

@@ -103,7 +103,11 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
     startTimeoutMs,
     log,
     onCommands,
-    onConfigOptions: keepConfig,
+    // Between turns too: the menus follow at once, and each chat's value at its next turn.
+    onConfigOptions: (sessionId, options) => {
+      keepConfig(sessionId, options);
+      if (agentState) publishSettings(agentState, options);
+    },
   });
   /** Turns still winding down, by session: the next prompt waits for them. */
   const turns = new Map<string, Promise<unknown>>();
