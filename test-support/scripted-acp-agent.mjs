@@ -3,7 +3,7 @@
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
  * picks a script (hello, edit, long, crash, garbage, page, read PATH, write PATH, echo, recall, mode,
- * go, settings, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
+ * go, drift, settings, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
  * sessions have Claude Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude
  * Code does unless started to allow it. With ACP_SCRIPT_CONFIG=1 its sessions also have config
  * options (mode, model, effort), as Claude Code's newer adapter answers: it refuses the model
@@ -372,6 +372,17 @@ const app = agent({ name: 'scripted-acp-agent' })
 
       case 'settings':
         await say(`Model ${session.model}, thinking ${session.effort}, mode ${session.mode}.`);
+        return { stopReason: 'end_turn' };
+
+      case 'drift':
+        // Claude Code may change its mode when no turn is running; the client hears it all the same.
+        setTimeout(async () => {
+          session.mode = 'plan';
+          saveSession(sessionId);
+          await update({ sessionUpdate: 'current_mode_update', currentModeId: 'plan' });
+          log('sent current_mode_update', { sessionId, currentModeId: 'plan' });
+        }, 0);
+        await say('I will plan first.');
         return { stopReason: 'end_turn' };
 
       case 'later':

@@ -414,6 +414,26 @@ describe('an ACP agent in agentbar', () => {
     expect(s.client.state!.chats[s.chatId]!.settings).toEqual({ 'acp/scripted': { model: 'sonnet-1m' } });
   });
 
+  it('shows a mode the agent moved to between turns at the next turn, unless the user picked one since', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'drift');
+    expect(textOf(await reply(s))).toBe('I will plan first.');
+    await waitUntil(() => s.received().some((r) => r.kind === 'sent current_mode_update'), 'the agent to change its mode', 10_000);
+    expect(s.client.state!.chats[s.chatId]!.modes).toBeUndefined();
+    await send(s, 'mode');
+    expect(textOf(await reply(s))).toBe('Working in mode plan.');
+    expect(s.client.state!.chats[s.chatId]!.modes).toEqual({ 'acp/scripted': 'plan' });
+
+    // Again, but the user picks a mode before the next turn: the pick wins.
+    await send(s, 'drift');
+    await reply(s);
+    await waitUntil(() => s.received().filter((r) => r.kind === 'sent current_mode_update').length === 2, 'the agent to change its mode again', 10_000);
+    await s.client.ok('mode.set', { chatId: s.chatId, mode: 'acceptEdits' });
+    await send(s, 'mode');
+    expect(textOf(await reply(s))).toBe('Working in mode acceptEdits.');
+    expect(s.client.state!.chats[s.chatId]!.modes).toEqual({ 'acp/scripted': 'acceptEdits' });
+  });
+
   it('fails the message with a clear error when the command cannot start, and keeps serving', { timeout: 30_000 }, async () => {
     const agent = createAcpAgent({ id: 'acp/missing', command: '/nonexistent/agent-binary', cwd: await h.tmpDir() });
     const server = await h.start({ agents: [agent] });

@@ -43,6 +43,8 @@ export interface AcpProcessOptions {
   onCommands?: (commands: readonly AvailableCommand[]) => void;
   /** The agent gave a session's config options anew (`config_option_update`), during a turn or between turns. */
   onConfigOptions?: (sessionId: string, options: SessionConfigOption[]) => void;
+  /** The agent changed a session's mode (`current_mode_update`), during a turn or between turns. */
+  onModeUpdate?: (sessionId: string, modeId: string) => void;
 }
 
 /** Stderr kept to explain a failure. */
@@ -174,6 +176,7 @@ export class AcpProcess {
         // turn listens: they go to the agent as a whole.
         if (params.update.sessionUpdate === 'available_commands_update') this.o.onCommands?.(params.update.availableCommands);
         if (params.update.sessionUpdate === 'config_option_update') this.o.onConfigOptions?.(params.sessionId, params.update.configOptions);
+        if (params.update.sessionUpdate === 'current_mode_update') this.o.onModeUpdate?.(params.sessionId, params.update.currentModeId);
         this.sinks.get(params.sessionId)?.update(params.update);
       })
       .onRequest(methods.client.session.requestPermission, async ({ params, signal }) => {

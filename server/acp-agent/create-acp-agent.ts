@@ -86,6 +86,16 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
   };
   /** Each open session's config options as the agent last gave them (it may change them between turns). */
   const configs = new Map<string, SessionConfigOption[]>();
+  /** Each session's mode as the agent last changed it itself (a turn shows it; between turns, the next turn does). */
+  const modesNow = new Map<string, string>();
+  const keepMode = (sessionId: string, modeId: string) => {
+    modesNow.delete(sessionId);
+    modesNow.set(sessionId, modeId);
+    for (const old of modesNow.keys()) {
+      if (modesNow.size <= MAX_KEPT_CONFIGS) break;
+      modesNow.delete(old);
+    }
+  };
   const keepConfig = (sessionId: string, options: readonly SessionConfigOption[] | null | undefined) => {
     if (!Array.isArray(options)) return;
     configs.delete(sessionId);
@@ -108,6 +118,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       keepConfig(sessionId, options);
       if (agentState) publishSettings(agentState, options);
     },
+    onModeUpdate: (sessionId, modeId) => typeof modeId === 'string' && keepMode(sessionId, modeId),
   });
   /** Turns still winding down, by session: the next prompt waits for them. */
   const turns = new Map<string, Promise<unknown>>();
@@ -201,6 +212,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
 
   /** A session just opened: its config options when it has them, else its modes (ACP's older form of the same choice). */
   async function applyModes(ctx: RunContext, agent: ClientContext, sessionId: string, modes: SessionModeState | null | undefined, options: SessionConfigOption[] | null | undefined): Promise<void> {
+    // What the session says now is newer than a change it reported before it was (re)opened.
+    modesNow.delete(sessionId);
     await applySettings(ctx, agent, sessionId, options);
     if (!options || !hasModeOption(options)) await applyMode(ctx, agent, sessionId, modes);
   }
@@ -242,6 +255,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       } catch (error) {
         return { reject: `${id} did not change its mode: ${describeError(error)}` };
       }
+      // The user's pick is newer than a change the agent made itself before it.
+      keepMode(sessionId, mode);
     },
     /** Like a mode: at once in an open session (whose answer may change other options too), else when it opens. */
     async onSettingChange({ chatId, setting, value }) {
@@ -280,6 +295,15 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       // Options the agent changed since the last turn (another followed a pick, or it moved one itself).
       const latest = configs.get(sessionId);
       if (latest) showSessionValues(ctx, latest);
+      const modeNow = modesNow.get(sessionId);
+      modesNow.delete(sessionId);
+      if (modeNow !== undefined && modeNow !== ctx.mode) {
+        try {
+          ctx.setMode(modeNow);
+        } catch {
+          // a mode it never announced: the chat keeps the one it shows
+        }
+      }
       const previous = turns.get(sessionId);
       if (previous) await withTimeout(previous, PREVIOUS_TURN_WAIT_MS, 'The previous turn did not end').catch(() => {});
       ctx.signal.throwIfAborted();
