@@ -197,6 +197,14 @@ test("shows the agent's settings beside it (model, thinking, its mode among them
       await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Model haiku, thinking low, mode plan.');
       // Haiku moved the thinking level: the menu says so.
       await expect(thinking).toHaveValue('low');
+      // An on/off option is a switch, worked from the keyboard too.
+      const fast = toolbar.panel.getByRole('switch', { name: 'Fast mode' });
+      await expect(fast).not.toBeChecked();
+      await fast.focus();
+      await page.keyboard.press('Space');
+      await expect(fast).toBeChecked();
+      await toolbar.send('fast');
+      await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Fast mode on.');
       await snap(page, testInfo, 'acp-settings');
       expect(await seriousViolations(page)).toEqual([]);
 
@@ -209,6 +217,7 @@ test("shows the agent's settings beside it (model, thinking, its mode among them
       // A new chat starts with the defaults.
       await toolbar.newChat();
       await expect(model).toHaveValue('default');
+      await expect(fast).not.toBeChecked();
       await expect(mode).not.toHaveClass(/ab-mode-on/);
 
       // On a phone the menus give way, not Send.
@@ -222,4 +231,26 @@ test("shows the agent's settings beside it (model, thinking, its mode among them
     },
     { ACP_SCRIPT_CONFIG: '1' },
   );
+});
+
+test("shows the agent's notices at the top of its reply, and one it gave between replies on the next", async ({ page }, testInfo) => {
+  await withScriptedAgent(page, async (toolbar) => {
+    await toolbar.send('notice');
+    const reply = toolbar.doneReplies('acp/scripted').last();
+    await expect(reply).toContainText('Answered without the docs.');
+    const notices = reply.getByRole('list', { name: 'Notices from the agent' }).getByRole('listitem');
+    // Each line: its mark (! warning, i info), its title, its detail.
+    await expect(notices).toHaveText(['!MCP server "docs" unavailableContinuing without it.', 'iUsing a smaller model for this turn']);
+    await expect(notices.first().getByRole('img', { name: 'Warning' })).toBeVisible();
+    // The reply itself is not failed by a notice.
+    await expect(reply).not.toContainText('Failed');
+    await snap(page, testInfo, 'acp-notices');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await toolbar.send('hello');
+    const next = toolbar.doneReplies('acp/scripted').last();
+    await expect(next).toContainText('Hello from the scripted agent.');
+    await expect(next.getByRole('listitem')).toHaveText(['×Background indexing failedSearch results may be stale.']);
+    await expect(next.getByRole('img', { name: 'Error' })).toBeVisible();
+  });
 });

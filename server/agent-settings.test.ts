@@ -30,6 +30,27 @@ describe('normalizeSettings', () => {
     ]);
   });
 
+  it('gives a boolean setting the values On and Off, whatever options it names, and Off by default unless it says otherwise', () => {
+    const onOff = [
+      { value: 'true', name: 'On' },
+      { value: 'false', name: 'Off' },
+    ];
+    expect(
+      normalizeSettings([
+        { id: 'fast', name: 'Fast mode', type: 'boolean' },
+        { id: 'web', name: 'Web search', type: 'boolean', defaultValue: true, options: [{ value: 'maybe', name: 'Maybe' }] },
+        { id: 'plan', name: 'Plan first', type: 'boolean', defaultValue: 'yes' },
+        { id: 'model', name: 'Model', type: 'radio', options: [{ value: 'a', name: 'A' }] },
+      ]),
+    ).toEqual([
+      { id: 'fast', name: 'Fast mode', type: 'boolean', defaultValue: 'false', options: onOff },
+      { id: 'web', name: 'Web search', type: 'boolean', defaultValue: 'true', options: onOff },
+      { id: 'plan', name: 'Plan first', type: 'boolean', defaultValue: 'false', options: onOff },
+      // A type agentbar does not know is a menu.
+      { id: 'model', name: 'Model', defaultValue: 'a', options: [{ value: 'a', name: 'A' }] },
+    ]);
+  });
+
   it('leaves out entries without a usable id, values without one, and settings left with no value', () => {
     expect(
       normalizeSettings([

@@ -3,6 +3,7 @@
  * options: the model, the reasoning level…), checked and bounded before they reach the state
  * every client renders: they come from another program, and a client shows each as a menu.
  */
+import { BOOLEAN_SETTING_OPTIONS } from '../shared/agent-setting.ts';
 import { LIMITS } from '../shared/limits.ts';
 import type { AgentSetting, AgentSettingOption } from '../shared/schemas.ts';
 import { clipLine } from './clip-line.ts';
@@ -17,15 +18,14 @@ const MAX_NAME_LENGTH = 100;
 const MAX_DESCRIPTION_LENGTH = 300;
 const MAX_CATEGORY_LENGTH = 64;
 
-/** A setting as an agent author or an ACP agent gives it: the default may be left out (the first value). */
-export interface AgentSettingInput {
-  id: string;
-  name: string;
-  description?: string;
-  category?: string;
-  defaultValue?: string;
-  options: readonly AgentSettingOption[];
-}
+/**
+ * A setting as an agent author or an ACP agent gives it: the default may be left out (the first
+ * value). A menu lists its `options`; a `type: 'boolean'` switch has none (its values are `"true"`
+ * and `"false"`, Off unless `defaultValue` says otherwise).
+ */
+export type AgentSettingInput =
+  | { id: string; name: string; description?: string; category?: string; type?: string; defaultValue?: string; options: readonly AgentSettingOption[] }
+  | { id: string; name: string; description?: string; category?: string; type: 'boolean'; defaultValue?: string | boolean };
 
 function readId(value: unknown): string | null {
   if (typeof value !== 'string') return null;
@@ -42,7 +42,9 @@ function describeLine(value: unknown, max: number): string | undefined {
  * protocol's length), names, descriptions and groups on one line and clipped, a missing name
  * replaced by the id, a default that is not among the values replaced by the first value; at most
  * MAX_AGENT_SETTINGS settings and MAX_SETTING_OPTIONS values each (MAX_SETTING_OPTIONS_TOTAL in
- * all). Entries without a usable id, and settings left with no value, are left out.
+ * all). Entries without a usable id, and settings left with no value, are left out. A
+ * `type: 'boolean'` setting gets the values On (`"true"`) and Off (`"false"`), whatever options it
+ * gave; another type is a menu.
  *
  * @example normalizeSettings([{ id: 'model', name: 'Model', options: [{ value: 'opus', name: 'Opus' }, { value: 'sonnet', name: 'Sonnet' }] }])
  * // [{ id: 'model', name: 'Model', defaultValue: 'opus', options: [{ value: 'opus', name: 'Opus' }, { value: 'sonnet', name: 'Sonnet' }] }]
@@ -54,8 +56,11 @@ export function normalizeSettings(settings: readonly unknown[]): AgentSetting[] 
   for (const entry of settings) {
     if (kept.length >= MAX_AGENT_SETTINGS || total >= MAX_SETTING_OPTIONS_TOTAL) break;
     if (typeof entry !== 'object' || entry === null) continue;
-    const { id: rawId, name, description, category, defaultValue, options } = entry as Record<string, unknown>;
+    const { id: rawId, name, description, category, defaultValue, options: given, type } = entry as Record<string, unknown>;
     const id = readId(rawId);
+    const isSwitch = type === 'boolean';
+    // A switch's values are fixed, so every client can draw it as one.
+    const options = isSwitch ? BOOLEAN_SETTING_OPTIONS : given;
     if (!id || ids.has(id) || !Array.isArray(options)) continue;
     const values = new Set<string>();
     const keptOptions: AgentSettingOption[] = [];
@@ -76,11 +81,13 @@ export function normalizeSettings(settings: readonly unknown[]): AgentSetting[] 
     if (keptOptions.length === 0) continue;
     ids.add(id);
     total += keptOptions.length;
-    const wanted = readId(defaultValue);
+    const wanted = readId(typeof defaultValue === 'boolean' ? String(defaultValue) : defaultValue);
     const setting: AgentSetting = {
       id,
       name: describeLine(name, MAX_NAME_LENGTH) ?? id,
-      defaultValue: wanted && values.has(wanted) ? wanted : keptOptions[0]!.value,
+      ...(isSwitch ? { type: 'boolean' } : {}),
+      // A switch is Off unless it says otherwise.
+      defaultValue: wanted && values.has(wanted) ? wanted : isSwitch ? 'false' : keptOptions[0]!.value,
       options: keptOptions,
     };
     const about = describeLine(description, MAX_DESCRIPTION_LENGTH);

@@ -149,6 +149,21 @@ export interface ReplyBuilder {
   backendToolResult(options: { name: string; input?: Record<string, unknown>; output: unknown; isError?: boolean }): void;
   /** Shows the agent's plan as a checklist on the reply's latest message; each call replaces it. */
   plan(entries: PlanEntry[]): void;
+  /**
+   * Tells the user something that is neither reply nor tool call (a service it could not reach, a
+   * model it fell back to), shown on the reply's latest message; an `error` notice does not end the
+   * run. At most 20 per message; past that, they are dropped.
+   *
+   * @example ctx.reply.notice({ severity: 'warning', title: 'Search is unavailable', description: 'Answering from memory.' })
+   */
+  notice(notice: NoticeInput): void;
+}
+
+/** A notice as an agent gives it: `severity` defaults to `info`; the title is one line, at most 200 characters. */
+export interface NoticeInput {
+  severity?: 'info' | 'warning' | 'error';
+  title: string;
+  description?: string;
 }
 
 /** Per-agent state that survives restarts (for example an active skill). */

@@ -18,6 +18,7 @@ export type {
   ModeRequest,
   SettingRequest,
   AgentSettingInput,
+  NoticeInput,
   ReplyBuilder,
   RunContext,
   TextSource,

@@ -7,9 +7,10 @@ import * as v from 'valibot';
 import { describeIssues } from '../shared/errors.ts';
 import { LIMITS } from '../shared/limits.ts';
 import { makeId } from '../shared/ids.ts';
-import { AssistantPartSchema, PlanEntrySchema, type AssistantMessage, type AssistantPart, type Op, type PlanEntry } from '../shared/schemas.ts';
-import type { TextSource } from './agent.ts';
+import { AssistantPartSchema, PlanEntrySchema, type AssistantMessage, type AssistantPart, type Notice, type Op, type PlanEntry } from '../shared/schemas.ts';
+import type { NoticeInput, TextSource } from './agent.ts';
 import type { ChatManager } from './chats.ts';
+import { clipLine } from './clip-line.ts';
 import { describeError } from './describe-error.ts';
 import { toJsonValue } from './to-json-value.ts';
 import { messagePath } from './state-paths.ts';
@@ -39,6 +40,8 @@ export class ReplyWriter {
   private chars = 0;
   /** The message that shows this run's plan, if any. */
   private planIndex: number | null = null;
+  /** How many notices each message of this run shows, by message index. */
+  private readonly notices = new Map<number, number>();
   /** The reasoning part being written and when it started: its duration is recorded when it ends. */
   private reasoning: { messageIndex: number; partIndex: number; at: number } | null = null;
 
@@ -137,6 +140,25 @@ export class ReplyWriter {
     this.o.chats.edit(this.o.chatId, ops, { urgent: true });
   }
 
+  /**
+   * Adds a notice to the run's open message (opening one when none is): title on one line and
+   * clipped, description clipped, an unknown severity shown as `info`. Past LIMITS.maxNotices on
+   * one message the rest are dropped (a notice may go unseen; ACP says so too). Returns whether it
+   * was added.
+   */
+  addNotice(input: NoticeInput): boolean {
+    this.o.assertLive();
+    const notice = toNotice(input);
+    const target = this.messageIndex ?? this.openMessage();
+    const count = this.notices.get(target) ?? 0;
+    if (count >= LIMITS.maxNotices) return false;
+    this.ensureRoom(Buffer.byteLength(JSON.stringify(notice), 'utf8'));
+    const op: Op = count === 0 ? { op: 'add', path: messagePath.notices(target), value: [notice] } : { op: 'add', path: messagePath.noticesEnd(target), value: notice };
+    this.o.chats.edit(this.o.chatId, [op], { urgent: true });
+    this.notices.set(target, count + 1);
+    return true;
+  }
+
   /** The reasoning part being written is over: record how long it took. */
   private endReasoning(): void {
     const r = this.reasoning;
@@ -180,4 +202,20 @@ function checkPart(part: AssistantPart): AssistantPart {
     throw new Error(`The agent wrote an invalid ${String((part as { type?: unknown })?.type)} part: ${describeIssues(parsed.issues).message}`);
   }
   return copy as AssistantPart;
+}
+
+const SEVERITIES = new Set(['info', 'warning', 'error']);
+
+/** A notice as the state holds it, or a clear error for one without a title. */
+function toNotice(input: NoticeInput): Notice {
+  const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const title = typeof raw.title === 'string' ? clipLine(raw.title, LIMITS.maxNoticeTitleLength) : '';
+  if (!title) throw new Error('The agent wrote a notice without a title');
+  const severity = typeof raw.severity === 'string' && SEVERITIES.has(raw.severity) ? raw.severity : 'info';
+  const notice: Notice = { severity, title };
+  if (typeof raw.description === 'string' && raw.description.trim()) {
+    const text = raw.description.trim();
+    notice.description = text.length > LIMITS.maxNoticeDescriptionLength ? `${text.slice(0, LIMITS.maxNoticeDescriptionLength - 1)}…` : text;
+  }
+  return notice;
 }

@@ -168,6 +168,9 @@ export class RunManager {
         run.writer.addPart({ type: 'tool-result', toolCallId, toolName: name, output, isError: isError ?? false });
       },
       plan: (entries) => run.writer.setPlan(entries),
+      notice: (notice) => {
+        run.writer.addNotice(notice);
+      },
     };
     const signal = run.signal;
     const { store } = this.o;

@@ -48,4 +48,7 @@ export const messagePath = {
   partField: (messageIndex: number, partIndex: number, field: string) => `/${messageIndex}/content/${partIndex}/${escapeToken(field)}`,
   /** A message's plan (set with `add`, moved with `remove`). */
   plan: (messageIndex: number) => `/${messageIndex}/plan`,
+  /** A message's notices (the first set with `add`, later ones appended). */
+  notices: (messageIndex: number) => `/${messageIndex}/notices`,
+  noticesEnd: (messageIndex: number) => `/${messageIndex}/notices/-`,
 } as const;

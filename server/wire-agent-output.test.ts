@@ -36,6 +36,44 @@ describe('agent output the protocol cannot carry', () => {
     expect((lastMessage(client.state) as AssistantMessage).content).toEqual([{ type: 'text', text: 'after' }]);
   });
 
+  it('keeps notices on the reply they came with: clipped, an unknown severity as info, at most 20, and one without a title refused', async () => {
+    let refused = '';
+    const agent = defineAgent({
+      id: 'test/notices',
+      description: 'Tells a lot besides its reply',
+      async run(ctx) {
+        ctx.reply.notice({ severity: 'warning', title: `  Rate\n limited ${'x'.repeat(300)}`, description: 'Retrying in 30 s.' });
+        ctx.reply.notice({ severity: 'fatal' as 'error', title: 'Odd severity' });
+        try {
+          ctx.reply.notice({ title: '  ' });
+        } catch (error) {
+          refused = (error as Error).message;
+        }
+        for (let i = 0; i < 30; i++) ctx.reply.notice({ title: `Notice ${i}` });
+        await ctx.reply.text('Done anyway.');
+      },
+    });
+    const server = await h.start({ agents: [agent] });
+    const client = await h.connect(server);
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    await settle(server, client);
+    expect(refused).toBe('The agent wrote a notice without a title');
+    const reply = lastMessage(client.state) as AssistantMessage;
+    expect(reply.status).toBe('done');
+    expect(reply.notices).toHaveLength(20);
+    expect(reply.notices![0]).toEqual({ severity: 'warning', title: `Rate limited ${'x'.repeat(186)}…`, description: 'Retrying in 30 s.' });
+    expect(reply.notices![0]!.title).toHaveLength(200);
+    expect(reply.notices![1]).toEqual({ severity: 'info', title: 'Odd severity' });
+    expect(reply.notices![19]).toEqual({ severity: 'info', title: 'Notice 17' });
+    expect(v.safeParse(StateSchema, client.state).success).toBe(true);
+    // Kept across a restart, like the rest of the reply.
+    await server.close();
+    const again = await h.start({ agents: [agent], dataDir: server.dataDir });
+    const other = await h.connect(again);
+    expect((lastMessage(other.state) as AssistantMessage).notices).toEqual(reply.notices);
+  });
+
   it('turns a cli result JSON cannot hold into an error result, and keeps serving', async () => {
     const agent = defineAgent({
       id: 'test/bigint',

@@ -3,7 +3,22 @@
  * recorded in the chat, else the setting's default. Shared so the server, the toolbar and the
  * terminal agree.
  */
-import type { AgentSetting, State } from './schemas.ts';
+import type { AgentSetting, AgentSettingOption, State } from './schemas.ts';
+
+/** The values of a boolean setting (an on/off switch), in the order a menu lists them. */
+export const BOOLEAN_SETTING_OPTIONS: readonly AgentSettingOption[] = [
+  { value: 'true', name: 'On' },
+  { value: 'false', name: 'Off' },
+];
+
+/**
+ * Whether a setting is an on/off switch (its values `"true"` and `"false"`) rather than a menu.
+ *
+ * @example isBooleanSetting({ id: 'fast', name: 'Fast mode', type: 'boolean', defaultValue: 'false', options: BOOLEAN_SETTING_OPTIONS }) // true
+ */
+export function isBooleanSetting(setting: Pick<AgentSetting, 'type'>): boolean {
+  return setting.type === 'boolean';
+}
 
 /**
  * The value of one setting in the chat: the chat's choice while the setting still offers it, else

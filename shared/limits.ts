@@ -71,4 +71,8 @@ export const LIMITS = {
   /** Entries of an agent's plan (`AssistantMessage.plan`). */
   maxPlanEntries: 100,
   maxPlanEntryLength: 2_000,
+  /** Notices on one assistant message (`AssistantMessage.notices`), and their text. */
+  maxNotices: 20,
+  maxNoticeTitleLength: 200,
+  maxNoticeDescriptionLength: 2_000,
 } as const;

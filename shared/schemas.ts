@@ -207,6 +207,18 @@ export const PlanEntrySchema = v.object({
 });
 export type PlanEntry = v.InferOutput<typeof PlanEntrySchema>;
 
+/**
+ * Something the agent tells the user that is neither reply nor tool call (an MCP server it could
+ * not reach, a model it fell back to): ACP's session notices. `severity` is `info`, `warning` or
+ * `error` (a client shows another value as `info`); an `error` notice does not end the reply.
+ */
+export const NoticeSchema = v.object({
+  severity: boundedString(32),
+  title: boundedString(L.maxNoticeTitleLength),
+  description: v.optional(boundedString(L.maxNoticeDescriptionLength)),
+});
+export type Notice = v.InferOutput<typeof NoticeSchema>;
+
 export const AssistantMessageSchema = v.object({
   id: IdSchema,
   role: v.literal('assistant'),
@@ -217,6 +229,8 @@ export const AssistantMessageSchema = v.object({
   createdAt: TimeSchema,
   /** Additive (v1 extension): the agent's current plan; each update replaces it whole. */
   plan: v.optional(v.pipe(v.array(PlanEntrySchema), v.maxLength(L.maxPlanEntries))),
+  /** Additive (v1 extension): notices the agent gave while writing this message, in order. */
+  notices: v.optional(v.pipe(v.array(NoticeSchema), v.maxLength(L.maxNotices))),
 });
 export type AssistantMessage = v.InferOutput<typeof AssistantMessageSchema>;
 
@@ -274,12 +288,16 @@ export type AgentSettingOption = v.InferOutput<typeof AgentSettingOptionSchema>;
  * A choice the agent offers per chat besides its modes (ACP's session config options: the model,
  * the reasoning level…); the user picks a value per chat with `setting.set`. `category` is a hint
  * for how to show it (`model`, `thought_level`, `mode`, or the agent's own), never needed.
+ * `type: 'boolean'` marks an on/off switch whose values are `"true"` (On) and `"false"` (Off); a
+ * client that does not know a type shows the values as a menu all the same.
  */
 export const AgentSettingSchema = v.object({
   id: v.string(),
   name: v.string(),
   description: v.optional(v.string()),
   category: v.optional(v.string()),
+  /** Additive: absent for a menu of values, `'boolean'` for a switch (values `"true"` and `"false"`). */
+  type: v.optional(v.string()),
   /** The value a chat has until someone picks another; one of `options`. */
   defaultValue: v.string(),
   options: v.array(AgentSettingOptionSchema),

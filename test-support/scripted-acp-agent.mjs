@@ -3,11 +3,12 @@
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
  * picks a script (hello, edit, long, crash, garbage, page, read PATH, write PATH, echo, recall, mode,
- * go, drift, settings, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
+ * go, drift, settings, fast, notice, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
  * sessions have Claude Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude
  * Code does unless started to allow it. With ACP_SCRIPT_CONFIG=1 its sessions also have config
  * options (mode, model, effort), as Claude Code's newer adapter answers: it refuses the model
- * `opus` ("not on your plan"), and choosing `haiku` sets the effort to low.
+ * `opus` ("not on your plan"), and choosing `haiku` sets the effort to low; to a client that
+ * announces boolean config options it also offers a `fast` switch (Fast mode).
  *
  * Environment:
  * - ACP_SCRIPT_LOG: a file that gets one JSON line per thing received (for assertions).
@@ -45,7 +46,7 @@ function saveSession(id) {
   if (!STATE) return;
   mkdirSync(STATE, { recursive: true });
   const s = sessions.get(id);
-  writeFileSync(join(STATE, `${id}.json`), JSON.stringify({ cwd: s.cwd, prompts: s.prompts, mode: s.mode, model: s.model, effort: s.effort }));
+  writeFileSync(join(STATE, `${id}.json`), JSON.stringify({ cwd: s.cwd, prompts: s.prompts, mode: s.mode, model: s.model, effort: s.effort, fast: s.fast }));
 }
 
 function loadSession(id) {
@@ -116,6 +117,10 @@ function configOptions(session) {
         { value: 'high', name: 'High' },
       ],
     },
+    // ACP v1 lets an agent offer an on/off option only to a client that says it shows them.
+    ...(clientCapabilities.session?.configOptions?.boolean
+      ? [{ id: 'fast', name: 'Fast mode', description: 'Faster answers at a higher cost', type: 'boolean', currentValue: session.fast === true }]
+      : []),
   ];
 }
 
@@ -171,6 +176,7 @@ const app = agent({ name: 'scripted-acp-agent' })
       mode: saved.mode ?? 'default',
       model: saved.model ?? 'default',
       effort: saved.effort ?? 'medium',
+      fast: saved.fast === true,
     });
     // ACP replays the conversation on load; a client must not show it as a new reply.
     for (const p of saved.prompts) {
@@ -197,6 +203,12 @@ const app = agent({ name: 'scripted-acp-agent' })
     if (!session) throw new Error(`Unknown session ${params.sessionId}`);
     const option = configOptions(session).find((o) => o.id === params.configId);
     if (!option) throw RequestError.invalidParams({ configId: params.configId }, `No option ${params.configId}`);
+    if (option.type === 'boolean') {
+      if (params.type !== 'boolean' || typeof params.value !== 'boolean') throw RequestError.invalidParams({ value: params.value }, `${option.name} takes type "boolean" and a boolean value`);
+      session[params.configId] = params.value;
+      saveSession(params.sessionId);
+      return { configOptions: configOptions(session) };
+    }
     const values = option.options.flatMap((o) => o.options ?? [o]).map((o) => o.value);
     if (!values.includes(params.value)) throw RequestError.invalidParams({ value: params.value }, `No value ${params.value}`);
     if (params.configId === 'mode' && params.value === 'bypassPermissions') throw new RequestError(-32000, 'Bypass Permissions is off: start the agent with --allow-bypass to use it');
@@ -372,6 +384,24 @@ const app = agent({ name: 'scripted-acp-agent' })
 
       case 'settings':
         await say(`Model ${session.model}, thinking ${session.effort}, mode ${session.mode}.`);
+        return { stopReason: 'end_turn' };
+
+      case 'notice': {
+        // Notices go only to a client that shows them (ACP v1); another reads them as text.
+        const notice = async (severity, title, description) => {
+          if (clientCapabilities.session?.notices) await update({ sessionUpdate: 'notice', severity, title, ...(description ? { description } : {}) });
+          else await say(`${title}. `);
+        };
+        await notice('warning', 'MCP server "docs" unavailable', 'Continuing without it.');
+        await notice('info', 'Using a smaller model for this turn');
+        await say('Answered without the docs.');
+        // One more once the turn is over: the client holds it for the next turn.
+        setTimeout(() => void notice('error', 'Background indexing failed', 'Search results may be stale.').then(() => log('sent later notice', { sessionId })), 0);
+        return { stopReason: 'end_turn' };
+      }
+
+      case 'fast':
+        await say(`Fast mode ${session.fast ? 'on' : 'off'}.`);
         return { stopReason: 'end_turn' };
 
       case 'drift':

@@ -427,6 +427,22 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-diff-del { color: #fca5a5; background: rgba(248, 113, 113, 0.1); display: block; }
 .ab-diff-add { color: #86efac; background: rgba(74, 222, 128, 0.08); display: block; }
 .ab-diff-ctx { color: var(--muted); display: block; }
+.ab-notices { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 4px; }
+.ab-notice {
+  display: flex; gap: 7px; align-items: baseline; padding: 5px 9px; border-radius: 8px; font-size: 12px;
+  border: 1px solid var(--line); background: var(--bg-2); color: var(--fg-2); overflow-wrap: anywhere;
+}
+.ab-notice-mark {
+  flex: none; width: 14px; height: 14px; border-radius: 50%; display: inline-grid; place-items: center;
+  font-size: 10px; font-weight: 700; line-height: 1; background: var(--line-2); color: var(--fg);
+}
+.ab-notice-text { display: flex; flex-direction: column; gap: 1px; min-width: 0; }
+.ab-notice-title { color: var(--fg); }
+.ab-notice-about { color: var(--muted); white-space: pre-wrap; }
+.ab-notice-warning { border-color: rgba(251, 191, 36, 0.35); }
+.ab-notice-warning .ab-notice-mark { background: var(--warn); color: #1b1500; }
+.ab-notice-error { border-color: rgba(248, 113, 113, 0.4); background: var(--bad-bg); }
+.ab-notice-error .ab-notice-mark { background: var(--bad); color: #1f0a0a; }
 .ab-plan { border: 1px solid var(--line); border-radius: 10px; background: var(--bg-2); padding: 7px 10px; font-size: 12.5px; }
 .ab-plan-head { font-size: 11.5px; font-weight: 600; color: var(--fg-2); margin-bottom: 4px; }
 .ab-plan-count { color: var(--muted); font-weight: 400; margin-left: 4px; }
@@ -490,6 +506,23 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-input-row { display: flex; align-items: center; gap: 2px; padding: 2px 4px 4px; }
 .ab-settings-row { display: flex; flex-wrap: wrap; align-items: center; gap: 2px; padding: 0 4px; }
 .ab-settings-row .ab-select { max-width: calc((100% - 4px) / 3); }
+.ab-switch {
+  display: inline-flex; align-items: center; gap: 6px; min-width: 0; max-width: 100%;
+  padding: 3px 7px; border-radius: 7px; color: var(--fg-2); font-size: 12px; cursor: pointer;
+}
+.ab-switch:hover { background-color: var(--bg-3); }
+.ab-switch-name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.ab-switch input {
+  appearance: none; -webkit-appearance: none; position: relative; flex: none; margin: 0; cursor: pointer;
+  width: 24px; height: 14px; border-radius: 7px; background: var(--line-2); transition: background-color 0.15s;
+}
+.ab-switch input::before {
+  content: ''; position: absolute; top: 2px; left: 2px; width: 10px; height: 10px; border-radius: 50%;
+  background: var(--fg-2); transition: transform 0.15s;
+}
+.ab-switch input:checked { background: var(--accent-2); }
+.ab-switch input:checked::before { transform: translateX(10px); background: #fff; }
+.ab-switch.ab-switch-on { color: var(--accent); }
 .ab-select {
   appearance: none; -webkit-appearance: none; max-width: 150px; min-width: 0;
   background: transparent; border: 1px solid transparent; border-radius: 7px; color: var(--fg-2);

@@ -63,7 +63,7 @@ describe('an ACP agent in agentbar', () => {
       { type: 'text', text: 'Hello from the scripted agent.' },
     ]);
     const init = s.received().find((r) => r.kind === 'initialize')!.data;
-    expect(init.clientCapabilities).toMatchObject({ fs: { readTextFile: true, writeTextFile: true }, terminal: false });
+    expect(init.clientCapabilities).toMatchObject({ fs: { readTextFile: true, writeTextFile: true }, terminal: false, session: { configOptions: { boolean: {} } } });
     expect(s.received().find((r) => r.kind === 'session/new')!.data.cwd).toBe(s.cwd);
     const prompt = s.received().find((r) => r.kind === 'session/prompt')!.data.prompt;
     expect(prompt[0]).toEqual({ type: 'text', text: 'hello' });
@@ -359,6 +359,7 @@ describe('an ACP agent in agentbar', () => {
       ['mode', 'mode', 'default'],
       ['model', 'model', 'default'],
       ['effort', 'thought_level', 'medium'],
+      ['fast', undefined, 'false'],
     ]);
     expect(agent().settings![1]!.options).toEqual([
       { value: 'default', name: 'Default (recommended)', description: 'Sonnet, for everyday work', group: 'Recommended' },
@@ -400,6 +401,63 @@ describe('an ACP agent in agentbar', () => {
     expect(s.client.state!.chats[chatId]!.settings).toEqual({ 'acp/scripted': { effort: 'low', model: 'haiku' } });
     // The first chat kept its own.
     expect(s.client.state!.chats[s.chatId]!.settings).toBeUndefined();
+  });
+
+  it('offers an on/off option as a boolean setting and gives it to the agent as a boolean, at once or when the session opens', { timeout: 30_000 }, async () => {
+    const s = await setup({ env: { ACP_SCRIPT_CONFIG: '1' } });
+    await send(s, 'fast');
+    expect(textOf(await reply(s))).toBe('Fast mode off.');
+    const fast = s.client.state!.agents[0]!.settings!.find((x) => x.id === 'fast');
+    expect(fast).toEqual({
+      id: 'fast',
+      name: 'Fast mode',
+      description: 'Faster answers at a higher cost',
+      type: 'boolean',
+      defaultValue: 'false',
+      options: [
+        { value: 'true', name: 'On' },
+        { value: 'false', name: 'Off' },
+      ],
+    });
+    const refused = await s.client.request('setting.set', { chatId: s.chatId, setting: 'fast', value: 'yes' });
+    expect(refused.error).toMatchObject({ code: 'not_found', path: 'value' });
+
+    await s.client.ok('setting.set', { chatId: s.chatId, setting: 'fast', value: 'true' });
+    const sessionId = `sess_${s.received().find((r) => r.kind === 'session/new')!.pid}_1`;
+    expect(s.received().filter((r) => r.kind === 'session/set_config_option').map((r) => r.data)).toEqual([{ sessionId, configId: 'fast', type: 'boolean', value: true }]);
+    await send(s, 'fast');
+    expect(textOf(await reply(s))).toBe('Fast mode on.');
+
+    // Picked before its session exists: given to the session when it opens, as a boolean too.
+    const { chatId } = await s.client.ok('chat.create', {});
+    await s.client.ok('setting.set', { chatId, setting: 'fast', value: 'true' });
+    await s.client.ok('message.send', userMessage(chatId, 'fast'));
+    await s.client.waitFor(() => s.client.state?.run === null && textOf(lastMessage(s.client.state)).startsWith('Fast'), 20_000, 'the reply');
+    expect(textOf(lastMessage(s.client.state))).toBe('Fast mode on.');
+    expect(s.received().filter((r) => r.kind === 'session/set_config_option').map((r) => r.data)).toEqual([
+      { sessionId, configId: 'fast', type: 'boolean', value: true },
+      { sessionId: expect.not.stringMatching(sessionId), configId: 'fast', type: 'boolean', value: true },
+    ]);
+    // The first chat's default stays Off for new chats.
+    expect(s.client.state!.agents[0]!.settings!.find((x) => x.id === 'fast')!.defaultValue).toBe('false');
+  });
+
+  it("shows the agent's notices on its reply, and one it gives between turns on the next reply", { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'notice');
+    const first = await reply(s);
+    expect(textOf(first)).toBe('Answered without the docs.');
+    expect(first.status).toBe('done');
+    expect(first.notices).toEqual([
+      { severity: 'warning', title: 'MCP server "docs" unavailable', description: 'Continuing without it.' },
+      { severity: 'info', title: 'Using a smaller model for this turn' },
+    ]);
+    await waitUntil(() => s.received().some((r) => r.kind === 'sent later notice'), 'the notice between turns', 10_000);
+    await send(s, 'hello');
+    const next = await reply(s);
+    expect(next.notices).toEqual([{ severity: 'error', title: 'Background indexing failed', description: 'Search results may be stale.' }]);
+    // The first reply did not change.
+    expect(s.client.state!.active!.messages.filter((m) => m.role === 'assistant')[0]!.notices).toHaveLength(2);
   });
 
   it('follows options the agent gives between turns: the menus at once, the chat at its next turn', { timeout: 30_000 }, async () => {

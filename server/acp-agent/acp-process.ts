@@ -23,6 +23,7 @@ import {
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import { readTextInside, writeTextInside } from './fs-access.ts';
+import { HeldNotices } from './held-notices.ts';
 
 /** What a turn in progress listens to. */
 export interface SessionSink {
@@ -80,6 +81,7 @@ export class AcpProcess {
   private exited: Promise<number | null> | null = null;
   private exitCode: number | null | undefined = undefined;
   private readonly sinks = new Map<string, SessionSink>();
+  private readonly heldNotices = new HeldNotices();
 
   constructor(private readonly o: AcpProcessOptions) {}
 
@@ -99,6 +101,8 @@ export class AcpProcess {
   /** Routes a session's updates and permission requests to a turn. */
   listen(sessionId: string, sink: SessionSink): void {
     this.sinks.set(sessionId, sink);
+    // What the agent told while nobody listened (as the session started, say) comes first.
+    for (const notice of this.heldNotices.take(sessionId)) sink.update(notice);
   }
 
   /** The turn stops listening, unless a newer turn of the session already took its place. */
@@ -177,7 +181,13 @@ export class AcpProcess {
         if (params.update.sessionUpdate === 'available_commands_update') this.o.onCommands?.(params.update.availableCommands);
         if (params.update.sessionUpdate === 'config_option_update') this.o.onConfigOptions?.(params.sessionId, params.update.configOptions);
         if (params.update.sessionUpdate === 'current_mode_update') this.o.onModeUpdate?.(params.sessionId, params.update.currentModeId);
-        this.sinks.get(params.sessionId)?.update(params.update);
+        const sink = this.sinks.get(params.sessionId);
+        if (sink) sink.update(params.update);
+        else if (params.update.sessionUpdate === 'notice') {
+          const { severity, title, description } = params.update;
+          this.o.log?.(severity === 'info' ? 'info' : 'warn', `${this.o.command} (session ${params.sessionId}): ${title}${description ? ` (${description})` : ''}`);
+          this.heldNotices.hold(params.sessionId, params.update);
+        }
       })
       .onRequest(methods.client.session.requestPermission, async ({ params, signal }) => {
         const sink = this.sinks.get(params.sessionId);
@@ -192,7 +202,9 @@ export class AcpProcess {
     const init = await withTimeout(
       connection.agent.request(methods.agent.initialize, {
         protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+        // Boolean config options show as switches, so agents may offer them (ACP v1 asks clients to say so).
+        // Notices show on the reply (ACP v1 agents send them only to clients that say so).
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false, session: { configOptions: { boolean: {} }, notices: {} } },
         clientInfo: { name: 'agentbar', version: '0.1.0' },
       }),
       this.o.startTimeoutMs ?? 60_000,

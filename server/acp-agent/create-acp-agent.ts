@@ -15,7 +15,7 @@ import { deriveAcpId } from './derive-acp-id.ts';
 
 export { deriveAcpId };
 import { describeAuthRequired, isAuthRequired } from './describe-auth.ts';
-import { hasModeOption, readCurrentValues, toAgentSettings } from './session-settings.ts';
+import { hasModeOption, isBooleanOption, readCurrentValues, toAgentSettings } from './session-settings.ts';
 import { buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, textOfContent, toDisplay, toInput, toLocations, toPlan } from './map-acp.ts';
 
 export interface AcpAgentOptions {
@@ -51,9 +51,13 @@ function requestMode(agent: ClientContext, sessionId: string, modeId: string): P
   return withTimeout(agent.request(methods.agent.session.setMode, { sessionId, modeId }), SET_MODE_TIMEOUT_MS, 'The agent did not change its mode');
 }
 
-/** Asks the agent to change one of a session's config options; rejects with its refusal, or after SET_MODE_TIMEOUT_MS. */
-function requestSetting(agent: ClientContext, sessionId: string, configId: string, value: string): Promise<SetSessionConfigOptionResponse> {
-  return withTimeout(agent.request(methods.agent.session.setConfigOption, { sessionId, configId, value }), SET_MODE_TIMEOUT_MS, 'The agent did not change the setting');
+/**
+ * Asks the agent to change one of a session's config options (a boolean one takes `type:
+ * "boolean"` and a boolean); rejects with its refusal, or after SET_MODE_TIMEOUT_MS.
+ */
+function requestSetting(agent: ClientContext, sessionId: string, configId: string, value: string, isBoolean: boolean): Promise<SetSessionConfigOptionResponse> {
+  const params = isBoolean ? { sessionId, configId, type: 'boolean' as const, value: value === 'true' } : { sessionId, configId, value };
+  return withTimeout(agent.request(methods.agent.session.setConfigOption, params), SET_MODE_TIMEOUT_MS, 'The agent did not change the setting');
 }
 
 /** Sessions whose latest config options are kept in memory; past it the oldest are forgotten (and read again when they open). */
@@ -168,7 +172,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       // Read again each time: setting one option (the model) may have changed another (the reasoning level).
       if (wanted === undefined || wanted === readCurrentValues(latest)[setting]) continue;
       try {
-        latest = (await requestSetting(agent, sessionId, setting, wanted)).configOptions ?? latest;
+        latest = (await requestSetting(agent, sessionId, setting, wanted, isBooleanOption(latest, setting) === true)).configOptions ?? latest;
         keepConfig(sessionId, latest);
         publishSettings(ctx.state, latest);
       } catch (error) {
@@ -259,14 +263,16 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       keepMode(sessionId, mode);
     },
     /** Like a mode: at once in an open session (whose answer may change other options too), else when it opens. */
-    async onSettingChange({ chatId, setting, value }) {
+    async onSettingChange({ chatId, setting, value, state }) {
       const sessionId = agentState?.get<AcpAgentState>()?.sessions?.[chatId];
       if (!sessionId || !acp.running) return;
       const { agent, known } = await acp.ensure();
       if (!known.has(sessionId)) return;
       let answer;
       try {
-        answer = await requestSetting(agent, sessionId, setting, value);
+        // The session's options say how the agent takes the value; the settings shown say it as well, should those be forgotten.
+        const isBoolean = isBooleanOption(configs.get(sessionId), setting) ?? state.agents.find((a) => a.id === id)?.settings?.find((s) => s.id === setting)?.type === 'boolean';
+        answer = await requestSetting(agent, sessionId, setting, value, isBoolean);
       } catch (error) {
         return { reject: `${id} did not change ${setting}: ${describeError(error)}` };
       }
@@ -373,6 +379,11 @@ function pageToolServers(server: RunContext['pageToolServer'], caps: AgentCapabi
   return [];
 }
 
+/** ACP's severities are open-ended; one agentbar does not know is shown as info. */
+function toSeverity(severity: unknown): 'info' | 'warning' | 'error' {
+  return severity === 'warning' || severity === 'error' ? severity : 'info';
+}
+
 /** One prompt turn: writes what the agent reports into the reply, in the order it arrives. */
 class AcpTurn {
   private readonly calls = new Map<string, { handle: ToolCallHandle; settle: (outcome: { output: unknown } | { error: string }) => void; settled: boolean }>();
@@ -428,6 +439,10 @@ class AcpTurn {
         return;
       case 'config_option_update':
         if (Array.isArray(update.configOptions)) this.onConfigOptions(update.configOptions);
+        return;
+      case 'notice':
+        // Shown on the reply; an error notice does not end the turn (ACP says so).
+        reply.notice({ severity: toSeverity(update.severity), title: update.title, ...(update.description ? { description: update.description } : {}) });
         return;
       default:
         // Commands, usage, session info: nothing a reply shows.

@@ -7,21 +7,30 @@ import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { AgentSettingInput } from '../agent-settings.ts';
 
 type SelectOption = Extract<SessionConfigOption, { type: 'select' }>;
+type BooleanOption = Extract<SessionConfigOption, { type: 'boolean' }>;
 
-/** The options a client can show as a menu: ACP's selects (agentbar does not announce booleans, so agents send none). */
-function listSelects(options: readonly SessionConfigOption[]): SelectOption[] {
-  return options.filter((o): o is SelectOption => o?.type === 'select' && typeof o.id === 'string' && Array.isArray(o.options));
+/** The options agentbar shows: ACP's selects (menus) and booleans (switches); a type it does not know is left out. */
+function listKnown(options: readonly SessionConfigOption[]): (SelectOption | BooleanOption)[] {
+  return options.filter(
+    (o): o is SelectOption | BooleanOption =>
+      typeof o?.id === 'string' && ((o.type === 'select' && Array.isArray(o.options)) || (o.type === 'boolean' && typeof o.currentValue === 'boolean')),
+  );
 }
 
 /**
- * The session's options as agentbar settings: selects only, grouped values flattened with their
- * group's name; a setting's default is `defaults[id]` when it still offers it, else the session's
- * current value.
+ * The session's options as agentbar settings: selects as menus, their grouped values flattened
+ * with their group's name, and booleans as switches; a setting's default is `defaults[id]` when it
+ * still offers it, else the session's current value.
  *
  * @example toAgentSettings(created.configOptions, { model: 'default' })
  */
 export function toAgentSettings(options: readonly SessionConfigOption[], defaults: Readonly<Record<string, string>>): AgentSettingInput[] {
-  return listSelects(options).map((o) => {
+  return listKnown(options).map((o): AgentSettingInput => {
+    const about = { ...(o.description ? { description: o.description } : {}), ...(o.category ? { category: o.category } : {}) };
+    if (o.type === 'boolean') {
+      const kept = defaults[o.id];
+      return { id: o.id, name: o.name, type: 'boolean', defaultValue: kept === 'true' || kept === 'false' ? kept : String(o.currentValue), ...about };
+    }
     const values = o.options.flatMap((entry) =>
       'group' in entry && Array.isArray(entry.options)
         ? entry.options.map((v) => ({ value: v.value, name: v.name, ...(v.description ? { description: v.description } : {}), group: entry.name }))
@@ -30,25 +39,29 @@ export function toAgentSettings(options: readonly SessionConfigOption[], default
           : [],
     );
     const kept = defaults[o.id];
-    const setting: AgentSettingInput = {
-      id: o.id,
-      name: o.name,
-      defaultValue: kept !== undefined && values.some((v) => v.value === kept) ? kept : o.currentValue,
-      options: values,
-    };
-    if (o.description) setting.description = o.description;
-    if (o.category) setting.category = o.category;
-    return setting;
+    return { id: o.id, name: o.name, defaultValue: kept !== undefined && values.some((v) => v.value === kept) ? kept : o.currentValue, options: values, ...about };
   });
 }
 
 /**
- * Each select's current value in the session, by option id.
+ * Each option's current value in the session, by option id, as agentbar holds it (a boolean as
+ * `"true"` or `"false"`).
  *
- * @example readCurrentValues(created.configOptions) // { model: 'default', mode: 'plan' }
+ * @example readCurrentValues(created.configOptions) // { model: 'default', mode: 'plan', fast: 'false' }
  */
 export function readCurrentValues(options: readonly SessionConfigOption[]): Record<string, string> {
-  return Object.fromEntries(listSelects(options).map((o) => [o.id, o.currentValue]));
+  return Object.fromEntries(listKnown(options).map((o) => [o.id, String(o.currentValue)]));
+}
+
+/**
+ * Whether the session's option is a boolean (its `session/set_config_option` takes `type:
+ * "boolean"` and a boolean); undefined when the options do not include it.
+ *
+ * @example isBooleanOption(options, 'fast') // true
+ */
+export function isBooleanOption(options: readonly SessionConfigOption[] | undefined, configId: string): boolean | undefined {
+  const option = options?.find((o) => o?.id === configId);
+  return option ? option.type === 'boolean' : undefined;
 }
 
 /**
@@ -56,5 +69,5 @@ export function readCurrentValues(options: readonly SessionConfigOption[]): Reco
  * of the older `modes`, which agents keep sending for clients that know only those.
  */
 export function hasModeOption(options: readonly SessionConfigOption[]): boolean {
-  return listSelects(options).some((o) => o.category === 'mode');
+  return listKnown(options).some((o) => o.type === 'select' && o.category === 'mode');
 }

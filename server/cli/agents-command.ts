@@ -3,6 +3,7 @@
  * and the commands, modes and settings it announced.
  */
 import type { AgentInfo } from '../../shared/schemas.ts';
+import { isBooleanSetting } from '../../shared/agent-setting.ts';
 import { attachOrEmbed } from './attach.ts';
 import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
 
@@ -26,7 +27,10 @@ export function formatAgents(agents: readonly AgentInfo[]): string {
       if (a.commands?.length) lines.push(`  commands: ${a.commands.map((c) => `/${c.name}`).join(', ')}`);
       if (a.modes?.length) lines.push(`  modes: ${a.modes.map((m) => (m.name === m.id ? m.id : `${m.id} (${m.name})`)).join(', ')}`);
       for (const s of a.settings ?? []) {
-        lines.push(`  ${s.id === s.name ? s.id : `${s.id} (${s.name})`}: ${s.options.map((o) => `${o.value === s.defaultValue ? '*' : ''}${o.value}`).join(', ')}`);
+        const values = isBooleanSetting(s)
+          ? `on/off (${s.defaultValue === 'true' ? 'on' : 'off'} by default)`
+          : s.options.map((o) => `${o.value === s.defaultValue ? '*' : ''}${o.value}`).join(', ');
+        lines.push(`  ${s.id === s.name ? s.id : `${s.id} (${s.name})`}: ${values}`);
       }
       return lines.join('\n');
     })

@@ -6,6 +6,7 @@ import { RequestError, type SyncClient } from '../../shared/sync-client.ts';
 import type { AssistantMessage, ChatInfo, FilePart, ImagePart, State, ToolCallPart } from '../../shared/schemas.ts';
 import { formatThinkingTime } from '../../shared/format.ts';
 import { describeReplyFile, saveReplyFile } from '../terminal/save-reply-file.ts';
+import { describeNotice } from '../terminal/terminal-text.ts';
 import { truncateText } from '../../shared/truncate.ts';
 
 /** A mistake or refusal the user must read; `exitCode` is what the command exits with. */
@@ -175,6 +176,12 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
         printed.set(m.id, 1);
         lastMessage = m.id;
         last = m;
+        // Notices go to stderr with the other notes, each once.
+        for (const [k, n] of (m.notices ?? []).entries()) {
+          if (printed.has(`${m.id}/notice/${k}`)) continue;
+          printed.set(`${m.id}/notice/${k}`, 1);
+          out.note(describeNotice(n));
+        }
         if (m.plan) {
           const plan = describePlan(m.plan);
           if (plan !== lastPlan) out.note(plan);

@@ -272,6 +272,12 @@ describe('with no server running (the command starts its own)', () => {
     const shown = edit.stdout + edit.stderr;
     expect(shown).toMatch(/\[tool Edit notes\.txt: edit\(\{"path":"notes\.txt","text":"new line"\}\) on \S*notes\.txt: awaiting-approval\]/);
     expect(shown).toContain('[plan 2/2: ✓ Read the page · ✓ Edit the file]');
+    // Notices are notes: stderr, each once; stdout stays the reply.
+    const notices = await agentbar(['chat', '-a', 'acp/scripted', '-m', 'notice', '--data-dir', dir, ...acp]);
+    expect(notices.code).toBe(0);
+    expect(notices.stdout).toBe('Answered without the docs.\n');
+    expect(notices.stderr.split('[warning] MCP server "docs" unavailable (Continuing without it.)\n')).toHaveLength(2);
+    expect(notices.stderr).toContain('[note] Using a smaller model for this turn\n');
     const refused = await agentbar(['chat', '-a', 'acp/scripted', '-m', 'edit', '--data-dir', dir, ...acp]);
     expect(refused.stderr).toMatch(/Rejected edit: no terminal to ask for approval/);
     expect(refused.stdout).toContain('Left it alone.');

@@ -195,16 +195,17 @@ describe('terminal chat', () => {
       settings: [
         { id: 'model', name: 'Model', options: [{ value: 'small', name: 'Small model', description: 'Fast' }, { value: 'large', name: 'Large model' }] },
         { id: 'mode', name: 'Mode', category: 'mode', options: [{ value: 'ask', name: 'Ask first' }, { value: 'plan', name: 'Plan Mode' }] },
+        { id: 'fast', name: 'Fast mode', type: 'boolean' },
       ],
       onSettingChange: ({ value }) => (value === 'ask' ? { reject: 'Ask mode is off today' } : undefined),
       async run(ctx) {
-        await ctx.reply.text(`model ${ctx.settings.model}, mode ${ctx.settings.mode}`);
+        await ctx.reply.text(`model ${ctx.settings.model}, mode ${ctx.settings.mode}, fast ${ctx.settings.fast}`);
       },
     });
     const { client, chat, output } = await openTerminal(0, [configurable]);
     await chat.handleLine('/set');
     expect(output()).toContain(
-      'Settings of test/configurable in this chat:\n  model              Model:         Small model\n  mode               Mode:          Ask first\n/set <setting> lists its values; /set <setting> <value> changes it.\n',
+      'Settings of test/configurable in this chat:\n  model              Model:         Small model\n  mode               Mode:          Ask first\n  fast               Fast mode:     Off\n/set <setting> lists its values; /set <setting> <value> changes it.\n',
     );
     await chat.handleLine('/set model');
     expect(output()).toContain("Model of test/configurable (* this chat's):\n  * small              Small model — Fast\n    large              Large model\n/set model <value> changes it.\n");
@@ -216,7 +217,9 @@ describe('terminal chat', () => {
     await chat.handleLine('/set model huge');
     await expect.poll(output).toContain('! Model has no value "huge"; its values are small, large (not_found)');
     await chat.handleLine('/set temperature hot');
-    expect(output()).toContain('test/configurable has no setting temperature; its settings are model, mode.');
+    expect(output()).toContain('test/configurable has no setting temperature; its settings are model, mode, fast.');
+    await chat.handleLine('/set fast on');
+    await expect.poll(output).toContain('Fast mode of test/configurable is On in this chat now.');
     await chat.handleLine('/mode plan');
     await expect.poll(output).toContain('Mode of test/configurable is Plan Mode in this chat now.');
     await chat.handleLine('/mode ask');
@@ -224,7 +227,26 @@ describe('terminal chat', () => {
     await chat.handleLine('/mode');
     expect(output()).toContain("Mode of test/configurable (* this chat's):\n    ask                Ask first\n  * plan               Plan Mode\n");
     await chat.handleLine('hello');
-    await expect.poll(output).toContain('model large, mode plan');
+    await expect.poll(output).toContain('model large, mode plan, fast true');
+  });
+
+  it("prints the agent's notices on their own lines, with their severity", async () => {
+    const noisy = defineAgent({
+      id: 'test/noisy',
+      description: 'Tells things besides its reply',
+      async run(ctx) {
+        ctx.reply.notice({ severity: 'warning', title: 'Search is unavailable', description: 'Answering from memory.' });
+        await ctx.reply.text('Here is what I remember.');
+        ctx.reply.notice({ title: 'Used the small model' });
+      },
+    });
+    const { chat, output, idle } = await openTerminal(0, [noisy]);
+    await chat.handleLine('hello');
+    await idle();
+    await expect.poll(output).toContain('  [note] Used the small model\n');
+    expect(output()).toContain('test/noisy: \n  [warning] Search is unavailable (Answering from memory.)\n');
+    // The reply's text starts on a line of its own after the notices.
+    expect(output()).toMatch(/\n\s+\[note\] Used the small model\n(.*\n)*Here is what I remember\./);
   });
 
   it('says when the agent has no modes', async () => {

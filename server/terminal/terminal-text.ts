@@ -5,6 +5,8 @@
  * sequence stays as plain, visible text (`[2J`), so nothing is lost silently.
  */
 
+import type { Notice } from '../../shared/schemas.ts';
+
 // C0 controls but tab (\t) and newline (\n), DEL, and the C1 controls.
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
@@ -13,4 +15,15 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
  */
 export function stripTerminalControls(text: string): string {
   return text.replace(CONTROLS, '');
+}
+
+/**
+ * An agent's notice on one line, as the terminal prints it; a severity it does not know is a note.
+ *
+ * @example describeNotice({ severity: 'warning', title: 'MCP server unavailable', description: 'Continuing without it.' })
+ * // '[warning] MCP server unavailable (Continuing without it.)'
+ */
+export function describeNotice(notice: Notice): string {
+  const label = notice.severity === 'warning' || notice.severity === 'error' ? notice.severity : 'note';
+  return `[${label}] ${notice.title}${notice.description ? ` (${notice.description.replace(/\s+/g, ' ').trim()})` : ''}`;
 }

@@ -4,6 +4,7 @@
  */
 import type { AssistantPart, Message, State, ToolCallPart } from '../../shared/schemas.ts';
 import { truncateText } from '../../shared/truncate.ts';
+import { describeNotice } from './terminal-text.ts';
 
 interface Printed {
   /** Characters of each text/reasoning part already printed. */
@@ -11,6 +12,8 @@ interface Printed {
   /** Tool calls whose current state was printed, by id. */
   calls: Map<string, string>;
   results: Set<string>;
+  /** Notices printed. */
+  notices: number;
   done: boolean;
 }
 
@@ -97,7 +100,7 @@ export function createTranscriptPrinter(write: (text: string) => void) {
   function printMessage(m: Message): void {
     let p = printed.get(m.id);
     if (!p) {
-      p = { lengths: [], calls: new Map(), results: new Set(), done: false };
+      p = { lengths: [], calls: new Map(), results: new Set(), notices: 0, done: false };
       printed.set(m.id, p);
       endLine();
       if (m.role === 'user' && m.content.every((c) => c.type === 'tool-approval-response')) {
@@ -106,6 +109,11 @@ export function createTranscriptPrinter(write: (text: string) => void) {
         write(m.role === 'user' ? '\nyou: ' : `\n${m.agent}: `);
         open = { id: m.id, part: -1 };
       }
+    }
+    if (m.role === 'assistant' && m.notices && m.notices.length > p.notices) {
+      endLine();
+      for (const n of m.notices.slice(p.notices)) write(`  ${describeNotice(n)}\n`);
+      p.notices = m.notices.length;
     }
     m.content.forEach((part, i) => {
       if (open?.part === -1 && open.id === m.id && (part.type === 'text' || part.type === 'reasoning')) open = { id: m.id, part: i };

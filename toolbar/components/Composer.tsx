@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../shared/limits.ts';
+import { isBooleanSetting } from '../../shared/agent-setting.ts';
 import type { AgentSetting, AgentSettingOption } from '../../shared/schemas.ts';
 import { useServices, useToolbar } from '../context.ts';
 import { labelElement } from '../page/picker.ts';
@@ -174,7 +175,33 @@ function SettingSelect({ agent, setting }: { agent: string; setting: AgentSettin
 }
 
 /**
- * The composer agent's settings, one menu each in the order the agent gives them, on a row of
+ * One of the composer agent's on/off settings (a coding agent's fast mode, say) as a switch; like
+ * a menu, the change shows at once and goes back if the agent refuses it.
+ */
+function SettingSwitch({ agent, setting }: { agent: string; setting: AgentSetting }) {
+  const { actions } = useServices();
+  const current = useToolbar((s) => selectComposerSettingValue(s, setting));
+  const [asked, setAsked] = useState<string | null>(null);
+  const on = (asked ?? current) === 'true';
+  return (
+    <label class={on ? 'ab-switch ab-switch-on' : 'ab-switch'} title={setting.description ? `${setting.name}: ${setting.description}` : setting.name}>
+      <input
+        type="checkbox"
+        role="switch"
+        checked={on}
+        onChange={(e) => {
+          const value = e.currentTarget.checked ? 'true' : 'false';
+          setAsked(value);
+          void actions.setSetting(agent, setting.id, value).finally(() => setAsked(null));
+        }}
+      />
+      <span class="ab-switch-name">{setting.name}</span>
+    </label>
+  );
+}
+
+/**
+ * The composer agent's settings, one menu (or switch) each in the order the agent gives them, on a row of
  * their own that wraps: a coding agent's mode, model and reasoning level beside the Agent menu
  * left each a few letters wide.
  */
@@ -184,9 +211,13 @@ function SettingSelects() {
   if (!agent || !settings?.length) return null;
   return (
     <div class="ab-settings-row" role="group" aria-label={`${agent}'s settings`}>
-      {settings.map((setting) => (
-        <SettingSelect key={`${agent}/${setting.id}`} agent={agent} setting={setting} />
-      ))}
+      {settings.map((setting) =>
+        isBooleanSetting(setting) ? (
+          <SettingSwitch key={`${agent}/${setting.id}`} agent={agent} setting={setting} />
+        ) : (
+          <SettingSelect key={`${agent}/${setting.id}`} agent={agent} setting={setting} />
+        ),
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { formatThinkingTime } from '../../shared/format.ts';
-import type { AssistantMessage, Message, PlanEntry, ReasoningPart, ToolApprovalResponsePart, ToolMessage, UserMessage } from '../../shared/schemas.ts';
+import type { AssistantMessage, Message, Notice, PlanEntry, ReasoningPart, ToolApprovalResponsePart, ToolMessage, UserMessage } from '../../shared/schemas.ts';
 import { labelElement } from '../page/picker.ts';
 import { FileLink, ImagePreview } from './AttachmentViews.tsx';
 import { Markdown } from './Markdown.tsx';
@@ -151,6 +151,34 @@ function PlanView({ plan }: { plan: readonly PlanEntry[] }) {
   );
 }
 
+const NOTICE_MARKS: Record<string, string> = { info: 'i', warning: '!', error: '×' };
+const NOTICE_LABELS: Record<string, string> = { info: 'Note', warning: 'Warning', error: 'Error' };
+
+/**
+ * What the agent told besides its reply (an MCP server it could not reach): one line each, the
+ * detail under it. A notice is advice, not a failure: an error notice is red, the reply goes on.
+ */
+function NoticeList({ notices }: { notices: readonly Notice[] }) {
+  return (
+    <ul class="ab-notices" aria-label="Notices from the agent">
+      {notices.map((n, i) => {
+        const severity = n.severity in NOTICE_LABELS ? n.severity : 'info';
+        return (
+          <li key={i} class={`ab-notice ab-notice-${severity}`}>
+            <span class="ab-notice-mark" role="img" aria-label={NOTICE_LABELS[severity]}>
+              {NOTICE_MARKS[severity]}
+            </span>
+            <span class="ab-notice-text">
+              <span class="ab-notice-title">{n.title}</span>
+              {n.description ? <span class="ab-notice-about">{n.description}</span> : null}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 function AssistantMessageView({ message, chatId, isLast }: { message: AssistantMessage; chatId: string; isLast: boolean }) {
   const empty = message.content.length === 0;
   return (
@@ -164,6 +192,7 @@ function AssistantMessageView({ message, chatId, isLast }: { message: AssistantM
         <span class="ab-agent">{message.agent}</span>
         <StatusLine message={message} />
       </div>
+      {message.notices && message.notices.length > 0 ? <NoticeList notices={message.notices} /> : null}
       {message.content.map((part, i) => {
         switch (part.type) {
           case 'text':
@@ -183,7 +212,7 @@ function AssistantMessageView({ message, chatId, isLast }: { message: AssistantM
         }
       })}
       {message.plan && message.plan.length > 0 ? <PlanView plan={message.plan} /> : null}
-      {empty && !message.plan && message.status === 'streaming' ? (
+      {empty && !message.plan && !message.notices && message.status === 'streaming' ? (
         <span class="ab-typing" aria-hidden="true">
           <i />
           <i />
