@@ -73,7 +73,7 @@ describe('an ACP agent in agentbar', () => {
     expect(context.selectedElements[0]).toMatchObject({ tagName: 'button', selector: '#buy', textContent: 'Buy now' });
   });
 
-  it('says in the reply what an agent that takes only text could not be sent, and tells the agent it was attached', { timeout: 30_000 }, async () => {
+  it('says in a notice on the reply what an agent that takes only text could not be sent, and tells the agent it was attached', { timeout: 30_000 }, async () => {
     const s = await setup({ env: { ACP_SCRIPT_TEXT_ONLY: '1' } });
     const url = (mime: string, bytes: Buffer | string) => `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
     await send(s, 'hello', {
@@ -86,7 +86,8 @@ describe('an ACP agent in agentbar', () => {
     });
     const message = await reply(s);
     expect(message.status).toBe('done');
-    expect(textOf(message)).toBe('_(an image (image/png) and build.zip (application/zip) could not be sent to this agent, so it was only told they were attached.)_\n\nHello from the scripted agent.');
+    expect(textOf(message)).toBe('Hello from the scripted agent.');
+    expect(message.notices).toEqual([{ severity: 'warning', title: 'an image (image/png) and build.zip (application/zip) could not be sent to this agent', description: 'It was only told they were attached.' }]);
     const prompt = s.received().find((r) => r.kind === 'session/prompt')!.data.prompt as { type: string; text?: string }[];
     expect(prompt).toEqual([
       { type: 'text', text: 'hello' },

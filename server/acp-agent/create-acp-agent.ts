@@ -316,7 +316,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
 
       const caps = init.agentCapabilities?.promptCapabilities;
       const notTaken = listNotTaken(ctx.message, caps);
-      if (notTaken.length) await ctx.reply.text(`${describeNotTaken(notTaken)}\n\n`);
+      if (notTaken.length) ctx.reply.notice(describeNotTaken(notTaken));
 
       const turn = new AcpTurn(ctx);
       turn.onConfigOptions = (options) => {

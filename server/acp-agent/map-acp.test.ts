@@ -94,7 +94,7 @@ describe('listNotTaken', () => {
     expect(listNotTaken(attached, { image: true, embeddedContext: true })).toEqual([]);
     expect(listNotTaken(attached, { image: true })).toEqual(['a.zip (application/zip)']);
     expect(listNotTaken(attached, undefined)).toEqual(['an image (image/png)', 'a.zip (application/zip)']);
-    expect(describeNotTaken(['a.zip (application/zip)'])).toBe('_(a.zip (application/zip) could not be sent to this agent, so it was only told it was attached.)_');
+    expect(describeNotTaken(['a.zip (application/zip)'])).toEqual({ severity: 'warning', title: 'a.zip (application/zip) could not be sent to this agent', description: 'It was only told it was attached.' });
   });
 });
 

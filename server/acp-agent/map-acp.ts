@@ -10,7 +10,7 @@ import { formatList } from '../../shared/format.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { FilePart, ImagePart, Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
 import { truncateText } from '../../shared/truncate.ts';
-import type { ApprovalAnswer } from '../agent.ts';
+import type { ApprovalAnswer, NoticeInput } from '../agent.ts';
 
 /**
  * The prompt for one user message: its text, images and files as ACP blocks the agent said it
@@ -73,10 +73,11 @@ function toAcpBlock(part: ImagePart | FilePart, caps: PromptCapabilities | undef
 /**
  * The reply's note for what `listNotTaken` found.
  *
- * @example describeNotTaken(['an image (image/png)']) // '_(an image (image/png) could not be sent to this agent, so it was only told it was attached.)_'
+ * @example describeNotTaken(['an image (image/png)'])
+ * // { severity: 'warning', title: 'an image (image/png) could not be sent to this agent', description: 'It was only told it was attached.' }
  */
-export function describeNotTaken(labels: readonly string[]): string {
-  return `_(${formatList(labels)} could not be sent to this agent, so it was only told ${labels.length === 1 ? 'it was' : 'they were'} attached.)_`;
+export function describeNotTaken(labels: readonly string[]): NoticeInput {
+  return { severity: 'warning', title: `${formatList(labels)} could not be sent to this agent`, description: `It was only told ${labels.length === 1 ? 'it was' : 'they were'} attached.` };
 }
 
 /** The page and the picked elements, as the agent reads them; nothing when the message has neither. */

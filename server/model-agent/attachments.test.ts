@@ -56,8 +56,12 @@ describe('images no model API takes', () => {
 
   it('names the images left out in the reply, with what to send instead', () => {
     expect(listUnsendableImages(message)).toEqual(['an image (image/bmp)']);
-    expect(describeUnsendableImages(['an image (image/bmp)'])).toBe('_(an image (image/bmp) was left out: models take PNG, JPEG, GIF and WebP images. Send it as one of those.)_');
-    expect(describeUnsendableImages(['an image (image/bmp)', 'an image (image/avif)'])).toBe('_(an image (image/bmp) and an image (image/avif) were left out: models take PNG, JPEG, GIF and WebP images. Send them as one of those.)_');
+    expect(describeUnsendableImages(['an image (image/bmp)'])).toEqual({ severity: 'warning', title: 'an image (image/bmp) was left out', description: 'Models take PNG, JPEG, GIF and WebP images. Send it as one of those.' });
+    expect(describeUnsendableImages(['an image (image/bmp)', 'an image (image/avif)'])).toEqual({
+      severity: 'warning',
+      title: 'an image (image/bmp) and an image (image/avif) were left out',
+      description: 'Models take PNG, JPEG, GIF and WebP images. Send them as one of those.',
+    });
   });
 
   it('names an SVG that is not text as an image left out', () => {
@@ -109,17 +113,21 @@ describe('withoutMedia', () => {
 
 describe('the notes a reply starts with', () => {
   it('says the model does not take images when it refused images and only images were left out', () => {
-    expect(describeLeftOut([{ image: true, label: 'an image' }], true)).toBe('_(This model does not take images, so it answered without the image.)_');
-    expect(describeLeftOut([{ image: true, label: 'an image' }, { image: true, label: 'an image' }], true)).toBe('_(This model does not take images, so it answered without the 2 images.)_');
+    expect(describeLeftOut([{ image: true, label: 'an image' }], true)).toEqual({ severity: 'warning', title: 'This model does not take images', description: 'It answered without the image.' });
+    expect(describeLeftOut([{ image: true, label: 'an image' }, { image: true, label: 'an image' }], true)).toEqual({ severity: 'warning', title: 'This model does not take images', description: 'It answered without the 2 images.' });
   });
 
   it('names what could not be sent otherwise', () => {
-    expect(describeLeftOut([{ image: true, label: 'an image (image/png)' }, { image: false, label: 'spec.pdf (application/pdf)' }], true)).toBe('_(an image (image/png) and spec.pdf (application/pdf) could not be sent to this model, so it answered without them.)_');
-    expect(describeLeftOut([{ image: true, label: 'an image (image/gif)' }], false)).toBe('_(an image (image/gif) could not be sent to this model, so it answered without it.)_');
+    expect(describeLeftOut([{ image: true, label: 'an image (image/png)' }, { image: false, label: 'spec.pdf (application/pdf)' }], true)).toEqual({
+      severity: 'warning',
+      title: 'an image (image/png) and spec.pdf (application/pdf) could not be sent to this model',
+      description: 'It answered without them.',
+    });
+    expect(describeLeftOut([{ image: true, label: 'an image (image/gif)' }], false)).toEqual({ severity: 'warning', title: 'an image (image/gif) could not be sent to this model', description: 'It answered without it.' });
   });
 
   it('names the files that are not text', () => {
-    expect(describeUnreadable(['a.zip'])).toBe('_(a.zip is not text, so the model only knows it was attached.)_');
-    expect(describeUnreadable(['a.zip', 'b.bin', 'c.woff2'])).toBe('_(a.zip, b.bin and c.woff2 are not text, so the model only knows they were attached.)_');
+    expect(describeUnreadable(['a.zip'])).toEqual({ severity: 'info', title: 'a.zip is not text', description: 'The model only knows it was attached.' });
+    expect(describeUnreadable(['a.zip', 'b.bin', 'c.woff2'])).toEqual({ severity: 'info', title: 'a.zip, b.bin and c.woff2 are not text', description: 'The model only knows they were attached.' });
   });
 });

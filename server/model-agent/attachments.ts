@@ -11,6 +11,7 @@ import { formatBytes, formatList } from '../../shared/format.ts';
 import type { FilePart, ImagePart, UserMessage } from '../../shared/schemas.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import { isMediaMime, readAttachedImage, readAttachedText, SVG_SOURCE_HEADING } from '../attached-text.ts';
+import type { NoticeInput } from '../agent.ts';
 
 /** An attached text file goes to the model up to this many characters (about 25k tokens). */
 export const MAX_ATTACHED_TEXT = 100_000;
@@ -92,12 +93,14 @@ export function listUnsendableImages(message: UserMessage): string[] {
 }
 
 /**
- * The reply's note for what `listUnsendableImages` found.
+ * The reply's notice for what `listUnsendableImages` found.
  *
- * @example describeUnsendableImages(['an image (image/bmp)']) // '_(an image (image/bmp) was left out: models take PNG, JPEG, GIF and WebP images. Send it as one of those.)_'
+ * @example describeUnsendableImages(['an image (image/bmp)'])
+ * // { severity: 'warning', title: 'an image (image/bmp) was left out', description: 'Models take PNG, JPEG, GIF and WebP images. Send it as one of those.' }
  */
-export function describeUnsendableImages(labels: readonly string[]): string {
-  return `_(${formatList(labels)} ${labels.length === 1 ? 'was' : 'were'} left out: models take PNG, JPEG, GIF and WebP images. Send ${labels.length === 1 ? 'it' : 'them'} as one of those.)_`;
+export function describeUnsendableImages(labels: readonly string[]): NoticeInput {
+  const one = labels.length === 1;
+  return { severity: 'warning', title: `${formatList(labels)} ${one ? 'was' : 'were'} left out`, description: `Models take PNG, JPEG, GIF and WebP images. Send ${one ? 'it' : 'them'} as one of those.` };
 }
 
 /** One image or file `withoutMedia` left out, as the reply names it. */
@@ -133,21 +136,25 @@ export function withoutMedia(messages: readonly ModelMessage[]): { messages: Mod
 }
 
 /**
- * The reply's note for what `withoutMedia` left out: `modelRefused` when the model takes no images
- * at all, else what could not be sent.
+ * The reply's notice for what `withoutMedia` left out: `modelRefused` when the model takes no
+ * images at all, else what could not be sent.
  *
- * @example describeLeftOut([{ image: true, label: 'an image' }], true) // '_(This model does not take images, so it answered without the image.)_'
+ * @example describeLeftOut([{ image: true, label: 'an image' }], true)
+ * // { severity: 'warning', title: 'This model does not take images', description: 'It answered without the image.' }
  */
-export function describeLeftOut(leftOut: readonly LeftOut[], modelRefused: boolean): string {
-  if (modelRefused && leftOut.every((l) => l.image)) return `_(This model does not take images, so it answered without ${leftOut.length === 1 ? 'the image' : `the ${leftOut.length} images`}.)_`;
-  return `_(${formatList(leftOut.map((l) => l.label))} could not be sent to this model, so it answered without ${leftOut.length === 1 ? 'it' : 'them'}.)_`;
+export function describeLeftOut(leftOut: readonly LeftOut[], modelRefused: boolean): NoticeInput {
+  if (modelRefused && leftOut.every((l) => l.image)) {
+    return { severity: 'warning', title: 'This model does not take images', description: `It answered without ${leftOut.length === 1 ? 'the image' : `the ${leftOut.length} images`}.` };
+  }
+  return { severity: 'warning', title: `${formatList(leftOut.map((l) => l.label))} could not be sent to this model`, description: `It answered without ${leftOut.length === 1 ? 'it' : 'them'}.` };
 }
 
 /**
- * The reply's note for attached files that are not text, which no model is sent.
+ * The reply's notice for attached files that are not text, which no model is sent.
  *
- * @example describeUnreadable(['build.zip']) // '_(build.zip is not text, so the model only knows it was attached.)_'
+ * @example describeUnreadable(['build.zip']) // { severity: 'info', title: 'build.zip is not text', description: 'The model only knows it was attached.' }
  */
-export function describeUnreadable(names: readonly string[]): string {
-  return names.length === 1 ? `_(${names[0]} is not text, so the model only knows it was attached.)_` : `_(${formatList(names)} are not text, so the model only knows they were attached.)_`;
+export function describeUnreadable(names: readonly string[]): NoticeInput {
+  const one = names.length === 1;
+  return { severity: 'info', title: `${formatList(names)} ${one ? 'is' : 'are'} not text`, description: `The model only knows ${one ? 'it was' : 'they were'} attached.` };
 }

@@ -261,19 +261,18 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     try {
       await skills.beforeRun();
       let messages: ModelMessage[] = buildModelMessages(ctx.messages, options.id, historyMessages);
-      const notes: string[] = [];
+      // Notices, not text: the reply stays the model's words, and the model is not sent them back.
       const unreadable = listUnreadable(ctx.message);
-      if (unreadable.length) notes.push(describeUnreadable(unreadable));
+      if (unreadable.length) ctx.reply.notice(describeUnreadable(unreadable));
       const unsendable = listUnsendableImages(ctx.message);
-      if (unsendable.length) notes.push(describeUnsendableImages(unsendable));
+      if (unsendable.length) ctx.reply.notice(describeUnsendableImages(unsendable));
       if (mediaRefusedBy.has(modelId)) {
         const stripped = withoutMedia(messages);
         if (stripped.leftOut.length > 0) {
           messages = stripped.messages;
-          notes.push(describeLeftOut(stripped.leftOut, true));
+          ctx.reply.notice(describeLeftOut(stripped.leftOut, true));
         }
       }
-      if (notes.length) await ctx.reply.text(`${notes.join('\n\n')}\n\n`);
       for (let step = 0; step < maxSteps; step++) {
         const { set, approval } = toolsRefused ? { set: {} as ToolSet, approval: new Map<string, ToolPlace>() } : await buildTools(ctx);
         const result = streamText({
@@ -322,7 +321,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
             toolsRefused = true;
             toolsRefusedBy.add(modelId);
             log('warn', `The model refused a request that offered tools (${describeModelError(error, options.baseUrl)}); it is asked without them from now on: no page tools or skills for it until the server restarts.`);
-            await ctx.reply.text('_(This model cannot call tools, so it answers without the page\'s tools and skills.)_\n\n');
+            ctx.reply.notice({ severity: 'warning', title: 'This model cannot call tools', description: "It answers without the page's tools and skills." });
             step--;
             continue;
           }
@@ -337,7 +336,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
                 mediaRefusedBy.add(modelId);
                 log('warn', `The model refused a message's images or PDFs (${describeModelError(error, options.baseUrl)}); they are left out from now on, until the server restarts.`);
               }
-              await ctx.reply.text(`${describeLeftOut(stripped.leftOut, refusedMedia)}\n\n`);
+              ctx.reply.notice(describeLeftOut(stripped.leftOut, refusedMedia));
               step--;
               continue;
             }
@@ -356,7 +355,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
         }
         messages.push({ role: 'tool', content: results });
       }
-      await ctx.reply.text(`\n\n_(Stopped after ${maxSteps} model steps; send a message to go on.)_`);
+      ctx.reply.notice({ title: `Stopped after ${maxSteps} model steps`, description: 'Send a message to go on.' });
     } finally {
       current = null;
     }

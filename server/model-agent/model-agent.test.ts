@@ -141,12 +141,14 @@ describe('createModelAgent', () => {
     fake.refuseTools = 'registry.ollama.ai/library/deepseek-r1:latest does not support tools';
     const first = await ask(server, client, chatId, 'hello');
     expect(first.status).toBe('done');
-    expect(textOf(first)).toBe("_(This model cannot call tools, so it answers without the page's tools and skills.)_\n\nHi.");
+    expect(textOf(first)).toBe('Hi.');
+    expect(first.notices).toEqual([{ severity: 'warning', title: 'This model cannot call tools', description: "It answers without the page's tools and skills." }]);
     expect(fake.requests.map((r) => Boolean(r.body.tools?.length))).toEqual([true, false]);
     expect(logged).toEqual([expect.stringMatching(/^warn: The model refused a request that offered tools \(.*does not support tools.*\); it is asked without them from now on/)]);
 
     const second = await ask(server, client, chatId, 'and now?');
     expect(textOf(second)).toBe('Again.');
+    expect(second.notices).toBeUndefined();
     expect(fake.requests.map((r) => Boolean(r.body.tools?.length))).toEqual([true, false, false]);
     expect(logged).toHaveLength(1);
   });
@@ -261,7 +263,7 @@ describe('createModelAgent', () => {
     const reply = await ask(server, client, chatId, 'loop');
     expect(fake.requests).toHaveLength(2);
     expect(reply.status).toBe('done');
-    expect(textOf(reply)).toMatch(/Stopped after 2 model steps/);
+    expect(activeMessages(client.state).flatMap((m) => (m.role === 'assistant' ? (m.notices ?? []) : []))).toEqual([{ severity: 'info', title: 'Stopped after 2 model steps', description: 'Send a message to go on.' }]);
   });
 });
 
@@ -351,7 +353,8 @@ describe('attachments', () => {
     const { fake, server, client, chatId } = await setup({ replies: [{ steps: [{ text: 'I cannot open zips.' }] }] });
     const reply = await askWith(server, client, chatId, 'what is in it?', [{ type: 'file', data: ZIP, mimeType: 'application/zip', filename: 'build.zip' }]);
     expect(reply.status).toBe('done');
-    expect(textOf(reply)).toBe('_(build.zip is not text, so the model only knows it was attached.)_\n\nI cannot open zips.');
+    expect(textOf(reply)).toBe('I cannot open zips.');
+    expect(reply.notices).toEqual([{ severity: 'info', title: 'build.zip is not text', description: 'The model only knows it was attached.' }]);
     expect(sentParts(fake, 0)).toEqual([
       { type: 'text', text: 'what is in it?' },
       { type: 'text', text: '[The user attached "build.zip" (application/zip, 6 B). It is not text, and you cannot read it.]' },
@@ -367,7 +370,8 @@ describe('attachments', () => {
       { type: 'image', image: PNG, mimeType: 'image/png' },
     ]);
     expect(reply.status).toBe('done');
-    expect(textOf(reply)).toBe('_(an image (image/bmp) was left out: models take PNG, JPEG, GIF and WebP images. Send it as one of those.)_\n\nA square.');
+    expect(textOf(reply)).toBe('A square.');
+    expect(reply.notices).toEqual([{ severity: 'warning', title: 'an image (image/bmp) was left out', description: 'Models take PNG, JPEG, GIF and WebP images. Send it as one of those.' }]);
     const sent = sentParts(fake, 0);
     expect(sent.slice(0, 3)).toEqual([
       { type: 'text', text: 'what icon is this?' },
@@ -387,7 +391,8 @@ describe('attachments', () => {
     fake.refuseMedia = { message: 'this model is missing data required for image input' };
     const first = await askWith(server, client, chatId, 'what is wrong here?', [{ type: 'image', image: PNG, mimeType: 'image/png' }]);
     expect(first.status).toBe('done');
-    expect(textOf(first)).toBe('_(This model does not take images, so it answered without the image.)_\n\nI cannot see it.');
+    expect(textOf(first)).toBe('I cannot see it.');
+    expect(first.notices).toEqual([{ severity: 'warning', title: 'This model does not take images', description: 'It answered without the image.' }]);
     expect(fake.requests).toHaveLength(2);
     expect(sentParts(fake, 0).map((p) => p.type)).toEqual(['text', 'image_url']);
     expect(sentParts(fake, 1)).toEqual([
@@ -398,7 +403,8 @@ describe('attachments', () => {
 
     // The next image is left out without asking first, and the reply says so again.
     const second = await askWith(server, client, chatId, 'and this one?', [{ type: 'image', image: PNG, mimeType: 'image/png' }]);
-    expect(textOf(second)).toBe('_(This model does not take images, so it answered without the image.)_\n\nStill blind.');
+    expect(textOf(second)).toBe('Still blind.');
+    expect(second.notices).toEqual(first.notices);
     expect(fake.requests).toHaveLength(3);
     expect(sentParts(fake, 2).map((p) => p.type)).toEqual(['text', 'text']);
     expect(logged).toHaveLength(1);
@@ -408,7 +414,8 @@ describe('attachments', () => {
     const { fake, server, client, chatId } = await setup({ replies: [{ steps: [{ text: 'No audio here.' }] }, { steps: [{ text: 'A picture.' }] }] });
     const first = await askWith(server, client, chatId, 'listen', [{ type: 'file', data: url('audio/webm', Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x00])), mimeType: 'audio/webm', filename: 'note.webm' }]);
     expect(first.status).toBe('done');
-    expect(textOf(first)).toBe('_(note.webm (audio/webm) could not be sent to this model, so it answered without it.)_\n\nNo audio here.');
+    expect(textOf(first)).toBe('No audio here.');
+    expect(first.notices).toEqual([{ severity: 'warning', title: 'note.webm (audio/webm) could not be sent to this model', description: 'It answered without it.' }]);
     // The provider refused it before sending: the model server saw one request, without it.
     expect(fake.requests).toHaveLength(1);
     expect(sentParts(fake, 0).map((p) => p.text)).toEqual(['listen', '[The user attached "note.webm" (audio/webm). You cannot read this kind of file, so it was left out.]']);
@@ -423,7 +430,8 @@ describe('attachments', () => {
     fake.refuseMedia = { message: 'invalid image input', status: 400, only: /image\/gif/ };
     const first = await askWith(server, client, chatId, 'what is this?', [{ type: 'image', image: GIF, mimeType: 'image/gif' }]);
     expect(first.status).toBe('done');
-    expect(textOf(first)).toBe('_(an image (image/gif) could not be sent to this model, so it answered without it.)_\n\nNo GIF.');
+    expect(textOf(first)).toBe('No GIF.');
+    expect(first.notices).toEqual([{ severity: 'warning', title: 'an image (image/gif) could not be sent to this model', description: 'It answered without it.' }]);
     expect(fake.requests).toHaveLength(2);
     await askWith(server, client, chatId, 'and this?', [{ type: 'image', image: PNG, mimeType: 'image/png' }]);
     expect(sentParts(fake, 2).map((p) => p.type)).toEqual(['text', 'image_url']);
