@@ -254,3 +254,44 @@ test("shows the agent's notices at the top of its reply, and one it gave between
     await expect(next.getByRole('img', { name: 'Error' })).toBeVisible();
   });
 });
+
+test("shows how full the agent's context is beside its settings, and what the session cost", async ({ page }, testInfo) => {
+  await withScriptedAgent(
+    page,
+    async (toolbar) => {
+      const meter = toolbar.panel.getByRole('meter', { name: 'Context used' });
+      await toolbar.send('hello');
+      await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Hello from the scripted agent.');
+      await expect(meter).toHaveCount(0);
+
+      await toolbar.send('usage');
+      await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('That took a lot of reading.');
+      await expect(meter).toHaveText('150k/200k · $0.42');
+      await expect(meter).toHaveAttribute('aria-valuenow', '75');
+      await expect(meter).toHaveAttribute('aria-valuetext', '150,000 of 200,000 tokens of context used (75%); the session has cost $0.42');
+      await expect(meter).not.toHaveClass(/ab-usage-high/);
+      await snap(page, testInfo, 'acp-context-usage');
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // The agent compacted its context between turns: the next turn shows it.
+      await toolbar.send('hello');
+      await expect(toolbar.doneReplies('acp/scripted')).toHaveCount(3);
+      await expect(meter).toHaveText('30k/200k · $0.45');
+
+      // Another chat has its own context.
+      await toolbar.newChat();
+      await expect(meter).toHaveCount(0);
+
+      // On a phone the meter stays inside the panel with the menus.
+      await toolbar.send('usage');
+      await expect(meter).toHaveText('150k/200k · $0.42');
+      await page.setViewportSize({ width: 360, height: 700 });
+      await expect.poll(async () => {
+        const box = await meter.boundingBox();
+        return box ? box.x + box.width : Infinity;
+      }).toBeLessThanOrEqual(360);
+      await snap(page, testInfo, 'acp-context-usage-phone');
+    },
+    { ACP_SCRIPT_CONFIG: '1' },
+  );
+});

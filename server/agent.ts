@@ -20,6 +20,7 @@ import type {
 import { normalizeCommands } from './agent-commands.ts';
 import { normalizeModes } from './agent-modes.ts';
 import { normalizeSettings, type AgentSettingInput } from './agent-settings.ts';
+import type { ContextUsageInput } from './context-usage.ts';
 
 export type { AgentSettingInput };
 
@@ -266,6 +267,15 @@ export interface RunContext {
    * @example ctx.setSetting('model', 'sonnet');
    */
   setSetting(setting: string, value: string): void;
+  /**
+   * Reports how full the agent's context window is in this chat (and, optionally, what the session
+   * has cost): the toolbar shows it beside the message box, `/usage` in the terminal. Report it
+   * when it changes (after a model call, say), not per token; an unchanged report sends nothing.
+   * Throws a TypeError for counts that are not numbers of 0 or more.
+   *
+   * @example ctx.setUsage({ used: 41_250, size: 200_000, cost: { amount: 0.42, currency: 'USD' } });
+   */
+  setUsage(usage: ContextUsageInput): void;
   /** Resolves after `ms`, or rejects at once when the run is stopped. */
   sleep(ms: number): Promise<void>;
 }

@@ -6,9 +6,10 @@ import { isValidId, makeId } from '../shared/ids.ts';
 import { ProtocolError } from '../shared/errors.ts';
 import { LIMITS } from '../shared/limits.ts';
 import { applyPatchInPlace } from '../shared/patch.ts';
-import type { ChatInfo, Message, Op } from '../shared/schemas.ts';
+import type { ChatInfo, ContextUsage, Message, Op } from '../shared/schemas.ts';
 import { ChatNotFoundError, StorageError, UnreadableChatError, type ChatRepository, type ChatSource } from './persistence/chat-repository.ts';
 import { titleFromText } from './chat-title.ts';
+import { isSameUsage } from './context-usage.ts';
 import { messagePath, statePath } from './state-paths.ts';
 import type { StateStore } from './state-store.ts';
 
@@ -289,6 +290,14 @@ export class ChatManager {
     if (info.settings?.[agentId]?.[setting] === value) return;
     const next = { ...info.settings, [agentId]: { ...info.settings?.[agentId], [setting]: value } };
     this.store.change([{ op: 'add', path: statePath.chatField(chatId, 'settings'), value: next }]);
+    this.repo.recordInfo(chatId, this.sourceOf(chatId));
+  }
+
+  /** Records how full an agent's context is in the chat (the agent's own report); nothing when it reads the same. */
+  setUsage(chatId: string, agentId: string, usage: ContextUsage): void {
+    const info = this.require(chatId);
+    if (isSameUsage(info.usage?.[agentId], usage)) return;
+    this.store.change([{ op: 'add', path: statePath.chatField(chatId, 'usage'), value: { ...info.usage, [agentId]: usage } }]);
     this.repo.recordInfo(chatId, this.sourceOf(chatId));
   }
 

@@ -26,6 +26,7 @@ export type {
   ToolCallHandle,
   ToolCallResult,
 } from './agent.ts';
+export type { ContextUsageInput } from './context-usage.ts';
 export { startServer, defaultDataDir } from './server.ts';
 export type { AgentbarServer, ServerOptions, LogFn } from './server.ts';
 export { createDemoAgents } from './demo-agents.ts';

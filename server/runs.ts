@@ -11,6 +11,7 @@ import { ProtocolError } from '../shared/errors.ts';
 import type { AssistantMessage, Message, RunInfo, ToolDefinition, UserMessage } from '../shared/schemas.ts';
 import { ToolDeniedError, type AgentDefinition, type AgentStateAccess, type ReplyBuilder, type RunContext } from './agent.ts';
 import type { ChatManager } from './chats.ts';
+import { normalizeUsage } from './context-usage.ts';
 import { describeError } from './describe-error.ts';
 import { ReplyWriter } from './reply-writer.ts';
 import { statePath } from './state-paths.ts';
@@ -211,6 +212,10 @@ export class RunManager {
           throw new TypeError(`${found.name} takes one of ${found.options.map((o) => o.value).join(', ')}, not ${JSON.stringify(value)}`);
         }
         if (this.o.chats.info(chatId)) this.o.chats.setSetting(chatId, agentId, setting, value);
+      },
+      setUsage: (usage) => {
+        const checked = normalizeUsage(usage);
+        if (this.o.chats.info(chatId)) this.o.chats.setUsage(chatId, agentId, checked);
       },
       sleep: (ms) =>
         new Promise<void>((resolve, reject) => {

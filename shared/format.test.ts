@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatList, formatThinkingTime } from './format.ts';
+import { contextPercent, describeUsage, formatBytes, formatCost, formatList, formatThinkingTime, formatTokens } from './format.ts';
 
 describe('formats', () => {
   it('writes sizes in B, KB and MB', () => {
@@ -22,5 +22,34 @@ describe('formatList', () => {
     expect(formatList(['a.zip'])).toBe('a.zip');
     expect(formatList(['a.zip', 'b.bin'])).toBe('a.zip and b.bin');
     expect(formatList(['a.zip', 'b.bin', 'c.woff2'])).toBe('a.zip, b.bin and c.woff2');
+  });
+});
+
+describe('context usage', () => {
+  it('writes token counts as a glance reads them', () => {
+    expect(formatTokens(999)).toBe('999');
+    expect(formatTokens(41_250)).toBe('41k');
+    expect(formatTokens(1_048_576)).toBe('1M');
+    expect(formatTokens(1_250_000)).toBe('1.3M');
+  });
+
+  it('writes a cost as money for a currency code, and after the amount for any other unit', () => {
+    expect(formatCost({ amount: 0.4213, currency: 'USD' })).toBe('$0.42');
+    expect(formatCost({ amount: 12.5, currency: 'EUR' })).toBe('€12.50');
+    expect(formatCost({ amount: 0, currency: 'USD' })).toBe('$0.00');
+    expect(formatCost({ amount: 0.001, currency: 'USD' })).toBe('<$0.01');
+    expect(formatCost({ amount: 12.345, currency: 'credits' })).toBe('12.35 credits');
+  });
+
+  it('gives whole percent, a sliver as 1 and past the window as 100', () => {
+    expect(contextPercent({ used: 0, size: 200_000 })).toBe(0);
+    expect(contextPercent({ used: 1, size: 200_000 })).toBe(1);
+    expect(contextPercent({ used: 150_000, size: 200_000 })).toBe(75);
+    expect(contextPercent({ used: 9000, size: 8192 })).toBe(100);
+  });
+
+  it('says it in words, with the cost when there is one', () => {
+    expect(describeUsage({ used: 150_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } })).toBe('150,000 of 200,000 tokens of context used (75%); the session has cost $0.42');
+    expect(describeUsage({ used: 512, size: 8192 })).toBe('512 of 8,192 tokens of context used (6%)');
   });
 });

@@ -30,3 +30,56 @@ export function formatThinkingTime(ms: number): string {
 export function formatList(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
 }
+
+/**
+ * Token counts as a glance reads them.
+ *
+ * @example formatTokens(41_250) // '41k'
+ * @example formatTokens(1_000_000) // '1M'
+ */
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) return `${Math.round(tokens / 1000)}k`;
+  return `${Number((tokens / 1_000_000).toFixed(1))}M`;
+}
+
+/**
+ * A session's cost: an ISO 4217 code as money ($0.42), any other unit after the amount.
+ *
+ * @example formatCost({ amount: 0.4213, currency: 'USD' }) // '$0.42'
+ * @example formatCost({ amount: 12, currency: 'credits' }) // '12 credits'
+ */
+export function formatCost(cost: { amount: number; currency: string }): string {
+  if (/^[A-Z]{3}$/.test(cost.currency)) {
+    try {
+      const money = new Intl.NumberFormat('en', { style: 'currency', currency: cost.currency });
+      // Less than a cent reads as such, not as $0.00.
+      const cent = 10 ** -(money.resolvedOptions().maximumFractionDigits ?? 2);
+      return cost.amount > 0 && cost.amount < cent ? `<${money.format(cent)}` : money.format(cost.amount);
+    } catch {
+      // a code Intl does not take: as a unit below
+    }
+  }
+  return `${Number(cost.amount.toFixed(2))} ${cost.currency}`;
+}
+
+/**
+ * How full a context window is, whole percent (a sliver shows as 1, more than the window as 100).
+ *
+ * @example contextPercent({ used: 150_000, size: 200_000 }) // 75
+ */
+export function contextPercent(usage: { used: number; size: number }): number {
+  if (usage.used <= 0) return 0;
+  return Math.min(100, Math.max(1, Math.round((usage.used / usage.size) * 100)));
+}
+
+/**
+ * A context usage in words, for a tooltip, a screen reader or the terminal.
+ *
+ * @example describeUsage({ used: 150_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } })
+ * // '150,000 of 200,000 tokens of context used (75%); the session has cost $0.42'
+ */
+export function describeUsage(usage: { used: number; size: number; cost?: { amount: number; currency: string } | undefined }): string {
+  const counts = `${usage.used.toLocaleString('en')} of ${usage.size.toLocaleString('en')} tokens of context used (${contextPercent(usage)}%)`;
+  return usage.cost ? `${counts}; the session has cost ${formatCost(usage.cost)}` : counts;
+}

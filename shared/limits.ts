@@ -75,4 +75,6 @@ export const LIMITS = {
   maxNotices: 20,
   maxNoticeTitleLength: 200,
   maxNoticeDescriptionLength: 2_000,
+  /** A context usage's cost unit: an ISO 4217 code (USD) or a word such as credits. */
+  maxCurrencyLength: 16,
 } as const;

@@ -319,6 +319,23 @@ export const AgentInfoSchema = v.object({
 });
 export type AgentInfo = v.InferOutput<typeof AgentInfoSchema>;
 
+/**
+ * How full an agent's context window is in a chat, as the agent last said (an ACP agent's
+ * `usage_update`): tokens in context, the window's size, and what the session has cost so far.
+ */
+export const ContextUsageSchema = v.object({
+  used: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  size: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  cost: v.optional(
+    v.object({
+      amount: v.pipe(v.number(), v.finite(), v.minValue(0)),
+      /** An ISO 4217 code such as USD, or another unit such as credits. */
+      currency: v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxCurrencyLength)),
+    }),
+  ),
+});
+export type ContextUsage = v.InferOutput<typeof ContextUsageSchema>;
+
 export const ChatInfoSchema = v.object({
   id: IdSchema,
   title: v.string(),
@@ -332,6 +349,8 @@ export const ChatInfoSchema = v.object({
   modes: v.optional(v.record(v.string(), v.string())),
   /** Additive: each agent's chosen settings in this chat, by agent id then setting id (absent: the setting's defaultValue). */
   settings: v.optional(v.record(v.string(), v.record(v.string(), v.string()))),
+  /** Additive: each agent's context usage in this chat, by agent id, as it last reported it. */
+  usage: v.optional(v.record(v.string(), ContextUsageSchema)),
 });
 export type ChatInfo = v.InferOutput<typeof ChatInfoSchema>;
 

@@ -3,7 +3,7 @@
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
  * picks a script (hello, edit, long, crash, garbage, page, read PATH, write PATH, echo, recall, mode,
- * go, drift, settings, fast, notice, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
+ * go, drift, settings, fast, notice, usage, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
  * sessions have Claude Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude
  * Code does unless started to allow it. With ACP_SCRIPT_CONFIG=1 its sessions also have config
  * options (mode, model, effort), as Claude Code's newer adapter answers: it refuses the model
@@ -399,6 +399,14 @@ const app = agent({ name: 'scripted-acp-agent' })
         setTimeout(() => void notice('error', 'Background indexing failed', 'Search results may be stale.').then(() => log('sent later notice', { sessionId })), 0);
         return { stopReason: 'end_turn' };
       }
+
+      case 'usage':
+        // Claude Code reports how full its context is as a turn ends; here 3/4 full, and once the
+        // turn is over it compacts the context and reports again, between turns.
+        await update({ sessionUpdate: 'usage_update', used: 150_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } });
+        await say('That took a lot of reading.');
+        setTimeout(() => void update({ sessionUpdate: 'usage_update', used: 30_000, size: 200_000, cost: { amount: 0.45, currency: 'USD' } }).then(() => log('sent later usage', { sessionId })), 0);
+        return { stopReason: 'end_turn' };
 
       case 'fast':
         await say(`Fast mode ${session.fast ? 'on' : 'off'}.`);

@@ -2,7 +2,7 @@
  * Derived views of the store, pure and cheap: components select with these so a streaming patch
  * only re-renders what depends on the part that changed.
  */
-import type { AgentCommand, AgentInfo, AgentMode, AgentSetting, ChatInfo, Message, State } from '../shared/schemas.ts';
+import type { AgentCommand, AgentInfo, AgentMode, AgentSetting, ChatInfo, ContextUsage, Message, State } from '../shared/schemas.ts';
 import { findCurrentMode } from '../shared/agent-mode.ts';
 import { findSettingValue } from '../shared/agent-setting.ts';
 import { defaultAgent } from '../shared/default-agent.ts';
@@ -153,6 +153,17 @@ export function selectComposerSettingValue(s: ToolbarState, setting: AgentSettin
   const agent = selectComposerAgent(s);
   const state = s.sync.state;
   return agent && state ? findSettingValue(state, state.activeChatId, agent, setting) : setting.defaultValue;
+}
+
+/**
+ * How full the composer agent's context is in the active chat, as the agent last said; undefined
+ * until it says. The record the state holds, so a streamed delta re-renders nothing.
+ */
+export function selectComposerUsage(s: ToolbarState): ContextUsage | undefined {
+  const agent = selectComposerAgent(s);
+  const state = s.sync.state;
+  const chatId = state?.activeChatId;
+  return agent && chatId ? state.chats[chatId]?.usage?.[agent] : undefined;
 }
 
 /** The composer agent's active skill, shown in the header; null when it has none. */

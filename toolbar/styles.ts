@@ -523,6 +523,14 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-switch input:checked { background: var(--accent-2); }
 .ab-switch input:checked::before { transform: translateX(10px); background: #fff; }
 .ab-switch.ab-switch-on { color: var(--accent); }
+.ab-usage {
+  display: inline-flex; align-items: center; gap: 5px; margin-left: auto; padding: 3px 7px; min-width: 0;
+  color: var(--muted); font-size: 11px; white-space: nowrap; font-variant-numeric: tabular-nums;
+}
+.ab-usage-bar { flex: none; width: 28px; height: 4px; border-radius: 2px; background: var(--line-2); overflow: hidden; }
+.ab-usage-bar > span { display: block; height: 100%; background: var(--fg-2); }
+.ab-usage-high { color: var(--warn); }
+.ab-usage-high .ab-usage-bar > span { background: var(--warn); }
 .ab-select {
   appearance: none; -webkit-appearance: none; max-width: 150px; min-width: 0;
   background: transparent; border: 1px solid transparent; border-radius: 7px; color: var(--fg-2);

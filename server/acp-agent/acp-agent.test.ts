@@ -461,6 +461,21 @@ describe('an ACP agent in agentbar', () => {
     expect(s.client.state!.active!.messages.filter((m) => m.role === 'assistant')[0]!.notices).toHaveLength(2);
   });
 
+  it("shows how full the agent's context is on the chat, and a report it gives between turns at the next turn", { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'hello');
+    await reply(s);
+    expect(s.client.state!.chats[s.chatId]!.usage).toBeUndefined();
+    await send(s, 'usage');
+    expect(textOf(await reply(s))).toBe('That took a lot of reading.');
+    expect(s.client.state!.chats[s.chatId]!.usage).toEqual({ 'acp/scripted': { used: 150_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } } });
+    // The agent compacted its context once the turn was over: the chat shows it with the next turn.
+    await waitUntil(() => s.received().some((r) => r.kind === 'sent later usage'), 'the usage between turns', 10_000);
+    await send(s, 'hello');
+    await reply(s);
+    expect(s.client.state!.chats[s.chatId]!.usage).toEqual({ 'acp/scripted': { used: 30_000, size: 200_000, cost: { amount: 0.45, currency: 'USD' } } });
+  });
+
   it('follows options the agent gives between turns: the menus at once, the chat at its next turn', { timeout: 30_000 }, async () => {
     const s = await setup({ env: { ACP_SCRIPT_CONFIG: '1' } });
     await send(s, 'later');

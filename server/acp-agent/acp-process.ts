@@ -21,6 +21,7 @@ import {
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionUpdate,
+  type UsageUpdate,
 } from '@agentclientprotocol/sdk';
 import { readTextInside, writeTextInside } from './fs-access.ts';
 import { HeldNotices } from './held-notices.ts';
@@ -46,6 +47,8 @@ export interface AcpProcessOptions {
   onConfigOptions?: (sessionId: string, options: SessionConfigOption[]) => void;
   /** The agent changed a session's mode (`current_mode_update`), during a turn or between turns. */
   onModeUpdate?: (sessionId: string, modeId: string) => void;
+  /** The agent said how full a session's context is (`usage_update`), during a turn or between turns. */
+  onUsage?: (sessionId: string, usage: UsageUpdate) => void;
 }
 
 /** Stderr kept to explain a failure. */
@@ -181,6 +184,7 @@ export class AcpProcess {
         if (params.update.sessionUpdate === 'available_commands_update') this.o.onCommands?.(params.update.availableCommands);
         if (params.update.sessionUpdate === 'config_option_update') this.o.onConfigOptions?.(params.sessionId, params.update.configOptions);
         if (params.update.sessionUpdate === 'current_mode_update') this.o.onModeUpdate?.(params.sessionId, params.update.currentModeId);
+        if (params.update.sessionUpdate === 'usage_update') this.o.onUsage?.(params.sessionId, params.update);
         const sink = this.sinks.get(params.sessionId);
         if (sink) sink.update(params.update);
         else if (params.update.sessionUpdate === 'notice') {

@@ -5,7 +5,7 @@
  * reply, Stop as `session/cancel`.
  */
 import path from 'node:path';
-import { methods, type AgentCapabilities, type AvailableCommand, type ClientContext, type McpServer, type NewSessionResponse, type SessionConfigOption, type SessionModeState, type SetSessionConfigOptionResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type ToolCall, type ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { methods, type AgentCapabilities, type AvailableCommand, type ClientContext, type McpServer, type NewSessionResponse, type SessionConfigOption, type SessionModeState, type SetSessionConfigOptionResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type ToolCall, type ToolCallUpdate, type UsageUpdate } from '@agentclientprotocol/sdk';
 import { LIMITS } from '../../shared/limits.ts';
 import type { AgentDefinition, AgentStateAccess, RunContext, ToolCallHandle } from '../agent.ts';
 import { describeError } from '../describe-error.ts';
@@ -92,22 +92,12 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
   const configs = new Map<string, SessionConfigOption[]>();
   /** Each session's mode as the agent last changed it itself (a turn shows it; between turns, the next turn does). */
   const modesNow = new Map<string, string>();
-  const keepMode = (sessionId: string, modeId: string) => {
-    modesNow.delete(sessionId);
-    modesNow.set(sessionId, modeId);
-    for (const old of modesNow.keys()) {
-      if (modesNow.size <= MAX_KEPT_CONFIGS) break;
-      modesNow.delete(old);
-    }
-  };
+  const keepMode = (sessionId: string, modeId: string) => keepLatest(modesNow, sessionId, modeId);
+  /** Each session's context usage as the agent last gave it, for the next turn when it came between turns. */
+  const usageNow = new Map<string, UsageUpdate>();
+  const keepUsage = (sessionId: string, usage: UsageUpdate) => keepLatest(usageNow, sessionId, usage);
   const keepConfig = (sessionId: string, options: readonly SessionConfigOption[] | null | undefined) => {
-    if (!Array.isArray(options)) return;
-    configs.delete(sessionId);
-    configs.set(sessionId, [...options]);
-    for (const old of configs.keys()) {
-      if (configs.size <= MAX_KEPT_CONFIGS) break;
-      configs.delete(old);
-    }
+    if (Array.isArray(options)) keepLatest(configs, sessionId, [...options]);
   };
   const acp = new AcpProcess({
     command: options.command,
@@ -123,6 +113,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       if (agentState) publishSettings(agentState, options);
     },
     onModeUpdate: (sessionId, modeId) => typeof modeId === 'string' && keepMode(sessionId, modeId),
+    onUsage: keepUsage,
   });
   /** Turns still winding down, by session: the next prompt waits for them. */
   const turns = new Map<string, Promise<unknown>>();
@@ -310,6 +301,9 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
           // a mode it never announced: the chat keeps the one it shows
         }
       }
+      const usage = usageNow.get(sessionId);
+      usageNow.delete(sessionId);
+      if (usage) showUsage(ctx, usage);
       const previous = turns.get(sessionId);
       if (previous) await withTimeout(previous, PREVIOUS_TURN_WAIT_MS, 'The previous turn did not end').catch(() => {});
       ctx.signal.throwIfAborted();
@@ -379,6 +373,28 @@ function pageToolServers(server: RunContext['pageToolServer'], caps: AgentCapabi
   return [];
 }
 
+/** Sets a session's entry as the newest; past MAX_KEPT_CONFIGS sessions the oldest are forgotten. */
+function keepLatest<T>(map: Map<string, T>, sessionId: string, value: T): void {
+  map.delete(sessionId);
+  map.set(sessionId, value);
+  for (const old of map.keys()) {
+    if (map.size <= MAX_KEPT_CONFIGS) break;
+    map.delete(old);
+  }
+}
+
+/**
+ * Shows how full the session's context is beside the chat's message box. A usage agentbar cannot
+ * show (a negative count, say) is left out: no reason to end the turn.
+ */
+function showUsage(ctx: RunContext, update: UsageUpdate): void {
+  try {
+    ctx.setUsage({ used: update.used, size: update.size, cost: update.cost ? { amount: update.cost.amount, currency: update.cost.currency } : undefined });
+  } catch {
+    // not a usage the chat can show
+  }
+}
+
 /** ACP's severities are open-ended; one agentbar does not know is shown as info. */
 function toSeverity(severity: unknown): 'info' | 'warning' | 'error' {
   return severity === 'warning' || severity === 'error' ? severity : 'info';
@@ -440,12 +456,15 @@ class AcpTurn {
       case 'config_option_update':
         if (Array.isArray(update.configOptions)) this.onConfigOptions(update.configOptions);
         return;
+      case 'usage_update':
+        showUsage(this.ctx, update);
+        return;
       case 'notice':
         // Shown on the reply; an error notice does not end the turn (ACP says so).
         reply.notice({ severity: toSeverity(update.severity), title: update.title, ...(update.description ? { description: update.description } : {}) });
         return;
       default:
-        // Commands, usage, session info: nothing a reply shows.
+        // Commands, session info: nothing a reply shows.
         return;
     }
   }

@@ -230,6 +230,28 @@ describe('terminal chat', () => {
     await expect.poll(output).toContain('model large, mode plan, fast true');
   });
 
+  it("says with /usage how full each agent's context is in this chat, once one has said", async () => {
+    const counting = defineAgent({
+      id: 'test/counting',
+      description: 'Reports its context',
+      async run(ctx) {
+        ctx.setUsage({ used: 150_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } });
+        await ctx.reply.text('counted');
+      },
+    });
+    const { client, chat, output, idle } = await openTerminal(0, [counting]);
+    await chat.handleLine('/usage');
+    expect(output()).toContain('No active chat.\n');
+    await chat.handleLine('/new');
+    await expect.poll(() => client.getSnapshot().state?.activeChatId ?? null).not.toBeNull();
+    await chat.handleLine('/usage');
+    expect(output()).toContain('No agent has said how full its context is in this chat yet.\n');
+    await chat.handleLine('count');
+    await idle();
+    await chat.handleLine('/usage');
+    expect(output()).toContain('test/counting: 150,000 of 200,000 tokens of context used (75%); the session has cost $0.42\n');
+  });
+
   it("prints the agent's notices on their own lines, with their severity", async () => {
     const noisy = defineAgent({
       id: 'test/noisy',

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { SyncClient } from '../../shared/sync-client.ts';
 import { findCurrentMode } from '../../shared/agent-mode.ts';
 import { defaultAgent } from '../../shared/default-agent.ts';
+import { describeUsage } from '../../shared/format.ts';
 import type { AgentCommand, FilePart, ToolCallPart } from '../../shared/schemas.ts';
 import { findClosest } from '../closest-word.ts';
 import { describeError } from '../describe-error.ts';
@@ -25,6 +26,7 @@ export const TERMINAL_HELP = `Commands:
                        this chat to it
   /set [setting [value]]  the addressed agent's settings (model, reasoning level…) in this
                        chat; with a setting, its values; with a value, change it
+  /usage               how full each agent's context is in this chat, and what it cost
   /approve             approve the tool call waiting for you
   /reject [reason]     reject it
   /stop                stop the agent
@@ -37,7 +39,7 @@ Anything else is sent as a message, and so are the agent's own commands (listed 
 announced any); //text sends /text as it is.`;
 
 /** Every slash command `run` takes, for the one meant by a typo. */
-const SLASH_COMMANDS = ['/help', '/quit', '/exit', '/chats', '/new', '/switch', '/rename', '/delete', '/agents', '/agent', '/mode', '/set', '/approve', '/reject', '/stop', '/save', '/attach', '/detach'];
+const SLASH_COMMANDS = ['/help', '/quit', '/exit', '/chats', '/new', '/switch', '/rename', '/delete', '/agents', '/agent', '/mode', '/set', '/usage', '/approve', '/reject', '/stop', '/save', '/attach', '/detach'];
 
 /**
  * The agent's commands for /help, one a line, like the list above them.
@@ -190,6 +192,13 @@ export function createTerminalChat(options: {
       case '/set':
         await runSettingCommand(arg, { client, state, chatId, agent: addressed, write });
         return;
+      case '/usage': {
+        const usage = Object.entries((chatId && state?.chats[chatId]?.usage) || {});
+        if (!chatId) write('No active chat.\n');
+        else if (usage.length === 0) write('No agent has said how full its context is in this chat yet.\n');
+        else write(usage.map(([id, u]) => `${id}: ${describeUsage(u)}\n`).join(''));
+        return;
+      }
       case '/mode': {
         const info = addressed ? state?.agents.find((a) => a.id === addressed) : undefined;
         const modes = info?.modes ?? [];

@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../shared/limits.ts';
 import { isBooleanSetting } from '../../shared/agent-setting.ts';
-import type { AgentSetting, AgentSettingOption } from '../../shared/schemas.ts';
+import { contextPercent, describeUsage, formatCost, formatTokens } from '../../shared/format.ts';
+import type { AgentSetting, AgentSettingOption, ContextUsage } from '../../shared/schemas.ts';
 import { useServices, useToolbar } from '../context.ts';
 import { labelElement } from '../page/picker.ts';
 import {
@@ -13,6 +14,7 @@ import {
   selectComposerModes,
   selectComposerSettings,
   selectComposerSettingValue,
+  selectComposerUsage,
   selectConnectionProblem,
   selectRunInActiveChat,
   selectComposerBlocker,
@@ -200,24 +202,56 @@ function SettingSwitch({ agent, setting }: { agent: string; setting: AgentSettin
   );
 }
 
+/** From this share of the window on, the meter turns the warning colour: time to compact or start anew. */
+const CONTEXT_HIGH_PERCENT = 80;
+
+/**
+ * How full the agent's context is in this chat (and what the session cost), as the agent last
+ * said: a coding agent's context fills up over a long chat, and it answers worse near the end.
+ */
+function ContextMeter({ usage }: { usage: ContextUsage }) {
+  const percent = contextPercent(usage);
+  const words = describeUsage(usage);
+  return (
+    <span
+      class={percent >= CONTEXT_HIGH_PERCENT ? 'ab-usage ab-usage-high' : 'ab-usage'}
+      role="meter"
+      aria-label="Context used"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent}
+      aria-valuetext={words}
+      title={words}
+    >
+      <span class="ab-usage-bar" aria-hidden="true">
+        <span style={{ width: `${percent}%` }} />
+      </span>
+      {`${formatTokens(usage.used)}/${formatTokens(usage.size)}`}
+      {usage.cost ? ` · ${formatCost(usage.cost)}` : ''}
+    </span>
+  );
+}
+
 /**
  * The composer agent's settings, one menu (or switch) each in the order the agent gives them, on a row of
  * their own that wraps: a coding agent's mode, model and reasoning level beside the Agent menu
- * left each a few letters wide.
+ * left each a few letters wide. Its context usage ends the row once the agent reports one.
  */
 function SettingSelects() {
   const agent = useToolbar(selectComposerAgent);
   const settings = useToolbar(selectComposerSettings);
-  if (!agent || !settings?.length) return null;
+  const usage = useToolbar(selectComposerUsage);
+  if (!agent || (!settings?.length && !usage)) return null;
   return (
     <div class="ab-settings-row" role="group" aria-label={`${agent}'s settings`}>
-      {settings.map((setting) =>
+      {settings?.map((setting) =>
         isBooleanSetting(setting) ? (
           <SettingSwitch key={`${agent}/${setting.id}`} agent={agent} setting={setting} />
         ) : (
           <SettingSelect key={`${agent}/${setting.id}`} agent={agent} setting={setting} />
         ),
       )}
+      {usage ? <ContextMeter usage={usage} /> : null}
     </div>
   );
 }

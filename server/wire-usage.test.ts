@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { defineAgent } from './agent.ts';
+import { userMessage } from '../test-support/test-client.ts';
+import { lastMessage, settle, textOf, useHarness } from '../test-support/test-server.ts';
+
+const h = useHarness();
+
+/** Reports its context as the message says: "used size [amount currency]". */
+function countingAgent(id = 'test/counting') {
+  return defineAgent({
+    id,
+    description: 'Reports its context usage',
+    async run(ctx) {
+      const [used, size, amount, currency] = ctx.text.split(' ');
+      ctx.setUsage({ used: Number(used), size: Number(size), ...(amount ? { cost: { amount: Number(amount), currency: currency! } } : {}) });
+      await ctx.reply.text('counted');
+    },
+  });
+}
+
+describe('context usage', () => {
+  it("shows an agent's report on its chat, whole tokens, and keeps it across a restart", async () => {
+    const dataDir = await h.tmpDir();
+    const server = await h.start({ agents: [countingAgent()], dataDir });
+    const client = await h.connect(server);
+    const other = await h.connect(server);
+    const { chatId: second } = await client.ok('chat.create', {});
+    const { chatId } = await client.ok('chat.create', {});
+    expect(client.state!.chats[chatId]!.usage).toBeUndefined();
+
+    await client.ok('message.send', userMessage(chatId, '41250.4 200000 0.42 USD'));
+    await settle(server, client, other);
+    expect(textOf(lastMessage(other.state))).toBe('counted');
+    expect(other.state!.chats[chatId]!.usage).toEqual({ 'test/counting': { used: 41_250, size: 200_000, cost: { amount: 0.42, currency: 'USD' } } });
+    // Another chat is not touched.
+    expect(other.state!.chats[second]!.usage).toBeUndefined();
+
+    await client.ok('message.send', userMessage(chatId, '60000 200000'));
+    await settle(server, client, other);
+    expect(other.state!.chats[chatId]!.usage).toEqual({ 'test/counting': { used: 60_000, size: 200_000 } });
+
+    await server.close();
+    const again = await h.start({ agents: [countingAgent()], dataDir });
+    const later = await h.connect(again);
+    expect(later.state!.chats[chatId]!.usage).toEqual({ 'test/counting': { used: 60_000, size: 200_000 } });
+  });
+
+  it("keeps each agent's usage apart in a chat that addresses two", async () => {
+    const server = await h.start({ agents: [countingAgent('test/a'), countingAgent('test/b')] });
+    const client = await h.connect(server);
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', { ...userMessage(chatId, '100 1000'), agent: 'test/a' });
+    await settle(server, client);
+    await client.ok('message.send', { ...userMessage(chatId, '900 8000'), agent: 'test/b' });
+    await settle(server, client);
+    expect(client.state!.chats[chatId]!.usage).toEqual({ 'test/a': { used: 100, size: 1000 }, 'test/b': { used: 900, size: 8000 } });
+  });
+
+  it('fails the run of an agent that reports a usage that is not one, saying why, and keeps the last good one', async () => {
+    const server = await h.start({ agents: [countingAgent()] });
+    const client = await h.connect(server);
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, '10 100'));
+    await settle(server, client);
+    for (const [text, error] of [
+      ['-1 100', 'usage.used must be a number of tokens, 0 or more, not -1'],
+      ['1 0', "usage.size must be the context window's size in tokens, 1 or more, not 0"],
+      ['many 100', 'usage.used must be a number of tokens, 0 or more, not NaN'],
+      ['1 100 0.1 ' + 'x'.repeat(17), 'usage.cost.currency must be a code such as USD (1 to 16 characters)'],
+    ] as const) {
+      await client.ok('message.send', userMessage(chatId, text));
+      await settle(server, client);
+      expect(lastMessage(client.state)).toMatchObject({ status: 'failed', error: expect.stringContaining(error) });
+    }
+    expect(client.state!.chats[chatId]!.usage).toEqual({ 'test/counting': { used: 10, size: 100 } });
+  });
+});
