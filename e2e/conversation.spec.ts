@@ -182,6 +182,9 @@ test('asks approval for a toolbar tool: Approve runs it, Reject sends the reason
   await second.getByRole('button', { name: 'Reject' }).click();
   await expect(second.locator('.ab-s-denied')).toHaveText('rejected');
   await expect(toolbar.userMessages.last()).toHaveText('Rejected the tool call: not on this page');
+  // The reply must have ended first: while it streams the list follows it, and the note moves out from under the pointer.
+  await expect(toolbar.doneReplies().last()).toContainText('Understood, I will not read the page (not on this page).');
+  await expect.poll(() => toolbar.distanceFromEnd()).toBeLessThan(2);
   // A note has nothing to copy or edit: its time shows on the note's own line, with no row under it.
   const note = toolbar.userMessages.last();
   await note.hover();
@@ -194,7 +197,6 @@ test('asks approval for a toolbar tool: Approve runs it, Reject sends the reason
   expect(timeBox.x + timeBox.width).toBeLessThanOrEqual(textBox.x);
   expect(timeBox.y + timeBox.height / 2).toBeGreaterThan(textBox.y);
   expect(timeBox.y + timeBox.height / 2).toBeLessThan(textBox.y + textBox.height);
-  await expect(toolbar.doneReplies().last()).toContainText('Understood, I will not read the page (not on this page).');
   await snap(page, testInfo, 'approval-rejected');
 });
 
