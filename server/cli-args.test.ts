@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseServeArgs, USAGE, UsageError } from './cli-args.ts';
+import { parseCommandArgs } from './cli/command-args.ts';
 
 const TOKEN = '0123456789abcdef';
 
@@ -42,6 +43,7 @@ describe('parseServeArgs: a model agent', () => {
       system: undefined,
       skillsDir: undefined,
       reloadSkillsEachTask: false,
+      contextWindow: undefined,
     });
   });
 
@@ -51,8 +53,8 @@ describe('parseServeArgs: a model agent', () => {
   });
 
   it('takes every model option', () => {
-    const args = parseServeArgs(['--model=gpt-4o-mini', '--base-url=https://api.openai.com/v1', '--api-key-env', 'MY_KEY', '--agent-id', 'acme/helper', '--system', 'Be brief.', '--skills-dir', '/tmp/skills', '--reload-skills-each-task']);
-    expect(args.model).toEqual({ name: 'gpt-4o-mini', others: [], baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'MY_KEY', agentId: 'acme/helper', system: 'Be brief.', skillsDir: '/tmp/skills', reloadSkillsEachTask: true });
+    const args = parseServeArgs(['--model=gpt-4o-mini', '--base-url=https://api.openai.com/v1', '--api-key-env', 'MY_KEY', '--agent-id', 'acme/helper', '--system', 'Be brief.', '--skills-dir', '/tmp/skills', '--reload-skills-each-task', '--context-window', '131072']);
+    expect(args.model).toEqual({ name: 'gpt-4o-mini', others: [], baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'MY_KEY', agentId: 'acme/helper', system: 'Be brief.', skillsDir: '/tmp/skills', reloadSkillsEachTask: true, contextWindow: 131072 });
   });
 
   it.each([
@@ -64,6 +66,11 @@ describe('parseServeArgs: a model agent', () => {
     [['--model', 'm', '--base-url', 'http://x', '--api-key-env', 'sk-abcdefghijklmnop'], /the NAME of an environment variable \(not the key itself\), got sk-a…/],
     [['--model', 'm', '--base-url', 'http://x', '--agent-id', 'bad id'], /--agent-id needs a path/],
     [['--model', 'm', '--base-url', 'http://x', '--reload-skills-each-task=yes'], /takes no value/],
+    [['--context-window', '8192'], /--context-window needs --model/],
+    [['--model', 'm', '--base-url', 'http://x', '--context-window', '128k'], /--context-window takes the model's context window as a number of tokens, such as 131072, got 128k/],
+    [['--model', 'm', '--base-url', 'http://x', '--context-window', '0'], /number of tokens.*got 0$/],
+    [['--model', 'm', '--base-url', 'http://x', '--context-window', '-5'], /--context-window needs a value|got -5/],
+    [['--model', 'm', '--base-url', 'http://x', '--context-window', '1000000000'], /got 1000000000$/],
   ])('refuses %j', (argv, message) => {
     expect(usageError(argv).message).toMatch(message);
   });
@@ -214,5 +221,16 @@ describe('parseServeArgs mistakes', () => {
 
   it.each(['--unsafe-expose=false', '--unsafe-expose=true', '--help=no'])('refuses a value on the switch %s', (arg) => {
     expect(usageError(['serve', arg]).message).toBe(`${arg.slice(0, arg.indexOf('='))} takes no value`);
+  });
+});
+
+describe('parseCommandArgs: the model flags of agentbar chat, agents and sessions', () => {
+  it('takes --context-window as serve does, and refuses what serve refuses', () => {
+    const { common } = parseCommandArgs(['--model', 'llama3.2', '--base-url', 'http://127.0.0.1:11434/v1', '--context-window', '32768'], {});
+    expect(common.model).toMatchObject({ name: 'llama3.2', contextWindow: 32768 });
+    expect(parseCommandArgs(['--model', 'llama3.2', '--base-url', 'http://127.0.0.1:11434/v1'], {}).common.model!.contextWindow).toBeUndefined();
+    expect(() => parseCommandArgs(['--model', 'llama3.2', '--base-url', 'http://127.0.0.1:11434/v1', '--context-window', '32k'], {})).toThrow(
+      new UsageError("--context-window takes the model's context window as a number of tokens, such as 131072, got 32k"),
+    );
   });
 });

@@ -76,6 +76,25 @@ export interface ModelArgs {
   /** Default DATA_DIR/skills. */
   skillsDir: string | undefined;
   reloadSkillsEachTask: boolean;
+  /** Its context window in tokens: the agent then reports how full it is (the toolbar's meter). */
+  contextWindow: number | undefined;
+}
+
+/** The largest --context-window taken: far above any model's today, and far below a float's whole numbers. */
+const MAX_CONTEXT_WINDOW = 100_000_000;
+
+/**
+ * `--context-window 131072` as a number of tokens.
+ *
+ * @example parseContextWindow('32768') // 32768
+ * @throws UsageError for anything but a whole number from 1 to 100,000,000.
+ */
+export function parseContextWindow(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_CONTEXT_WINDOW) {
+    throw new UsageError(`--context-window takes the model's context window as a number of tokens, such as 131072, got ${value}`);
+  }
+  return n;
 }
 
 /** `model/llama3.2-3b` for `llama3.2:3b`: agent ids are paths of plain characters. */
@@ -113,6 +132,8 @@ served beside the demo agents:
   --system <text>            Its personality: the start of its system prompt
   --skills-dir <dir>         Skills: <dir>/<name>/SKILL.md (default DATA_DIR/skills)
   --reload-skills-each-task  Read the skills again before every reply (for editing them live)
+  --context-window <tokens>  The model's context window, e.g. 32768: the toolbar then shows how full
+                             it is (the server is asked for token counts, stream_options.include_usage)
 
 Your own coding agent, over the Agent Client Protocol (Claude Code's ACP adapter, Gemini CLI, …):
   --acp "<command> [args]"   Start this agent on the first message and talk to it over ACP (repeatable)
@@ -167,6 +188,7 @@ const SERVE_OPTIONS = {
   system: { type: 'string' },
   'skills-dir': { type: 'string' },
   'reload-skills-each-task': { type: 'boolean' },
+  'context-window': { type: 'string' },
   acp: { type: 'string', multiple: true },
   'acp-id': { type: 'string', multiple: true },
   cwd: { type: 'string' },
@@ -285,6 +307,10 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
         model.reloadSkillsEachTask = true;
         modelFlags.push(flag);
         break;
+      case '--context-window':
+        model.contextWindow = parseContextWindow(value());
+        modelFlags.push(flag);
+        break;
       case '--acp':
         acpFlags.push({ flag: 'acp', value: value() });
         break;
@@ -314,6 +340,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
       system: model.system,
       skillsDir: model.skillsDir,
       reloadSkillsEachTask: model.reloadSkillsEachTask,
+      contextWindow: model.contextWindow,
     };
   } else if (modelFlags.length) {
     throw new UsageError(`${modelFlags[0]} needs --model`);

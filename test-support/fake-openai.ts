@@ -24,6 +24,7 @@ export interface FakeReply {
   steps?: FakeStep[];
   /** Default: `tool_calls` when a step is a tool call, else `stop`. */
   finish?: 'stop' | 'tool_calls' | 'length';
+  /** Token counts, sent (as OpenAI does) only to a request with `stream_options.include_usage`. Default 10 in, 5 out. */
   usage?: { prompt_tokens: number; completion_tokens: number };
 }
 
@@ -33,6 +34,7 @@ export interface FakeRequest {
     messages: { role: string; content: unknown; tool_calls?: unknown[]; tool_call_id?: string }[];
     tools?: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
     stream?: boolean;
+    stream_options?: { include_usage?: boolean };
   };
   headers: IncomingMessage['headers'];
 }
@@ -158,8 +160,12 @@ export class FakeOpenAi {
       }
     }
     if (res.destroyed) return;
-    const usage = reply.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
-    res.write(chunk({}, reply.finish ?? (sawTool ? 'tool_calls' : 'stop'), { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }));
+    res.write(chunk({}, reply.finish ?? (sawTool ? 'tool_calls' : 'stop')));
+    if (body.stream_options?.include_usage === true) {
+      // OpenAI's last chunk when asked: no choices, the request's token counts.
+      const usage = reply.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model: body.model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`);
+    }
     res.end('data: [DONE]\n\n');
   }
 }

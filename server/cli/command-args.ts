@@ -4,7 +4,7 @@
  * running and the command starts one of its own).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { collectAcpArgs, defaultModelAgentId, suggestOption, UsageError, type AcpArgs, type ModelArgs } from '../cli-args.ts';
+import { collectAcpArgs, defaultModelAgentId, parseContextWindow, suggestOption, UsageError, type AcpArgs, type ModelArgs } from '../cli-args.ts';
 import { defaultDataDir } from '../server.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -19,6 +19,7 @@ const COMMON: Options = {
   system: { type: 'string' },
   'skills-dir': { type: 'string' },
   'reload-skills-each-task': { type: 'boolean' },
+  'context-window': { type: 'string' },
   acp: { type: 'string', multiple: true },
   'acp-id': { type: 'string', multiple: true },
   cwd: { type: 'string' },
@@ -66,6 +67,7 @@ export function parseCommandArgs<T extends Options>(argv: string[], options: T):
       system: typeof v.system === 'string' ? v.system : undefined,
       skillsDir: typeof v['skills-dir'] === 'string' ? v['skills-dir'] : undefined,
       reloadSkillsEachTask: v['reload-skills-each-task'] === true,
+      contextWindow: typeof v['context-window'] === 'string' ? parseContextWindow(v['context-window']) : undefined,
     };
   }
   const acpFlags = parsed.tokens.flatMap((t) => (t.kind === 'option' && (t.name === 'acp' || t.name === 'acp-id') && t.value !== undefined ? [{ flag: t.name as 'acp' | 'acp-id', value: t.value }] : []));

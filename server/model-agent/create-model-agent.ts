@@ -40,7 +40,15 @@ export interface ModelAgentOptions {
    * setting (the toolbar's Model menu, `/set model` in `agentbar chat`), `model` being its default,
    * shown by its model id. Each `id` is what the menu keeps (1 to 128 characters), `name` what it shows.
    */
-  models?: readonly { id: string; name?: string; model: LanguageModel }[];
+  models?: readonly { id: string; name?: string; model: LanguageModel; contextWindow?: number }[];
+  /**
+   * The model's context window in tokens (for each model of `models` that gives none of its own).
+   * With it, the agent reports how full the context is after each model call (`ctx.setUsage`: the
+   * toolbar's meter, `/usage` in `agentbar chat`), from the token counts the model server returns.
+   * An OpenAI-compatible provider returns them while streaming only when created with
+   * `includeUsage: true`. Without it, nothing is reported: no server says its window.
+   */
+  contextWindow?: number;
   /** The agent's personality: the start of its system prompt. */
   system?: string;
   /** Tools that run in this process. */
@@ -96,6 +104,24 @@ const EMPTY_SCHEMA = { type: 'object', properties: {}, additionalProperties: fal
 /** The id of the model agent's Model setting. */
 const MODEL_SETTING = 'model';
 
+/** A context window given in the options: a whole number of tokens, 1 or more, or none. */
+function checkContextWindow(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${name} must be a whole number of tokens, 1 or more, not ${String(value)}`);
+  return value;
+}
+
+/**
+ * The context after a model call holds what it was sent and what it wrote: the next call sends
+ * both back. A server that gave no counts leaves the last report as it was.
+ */
+function reportUsage(ctx: RunContext, usage: { inputTokens: number | undefined; outputTokens: number | undefined }, size: number): void {
+  const input = usage.inputTokens;
+  if (typeof input !== 'number' || !Number.isFinite(input) || input < 0) return;
+  const output = typeof usage.outputTokens === 'number' && Number.isFinite(usage.outputTokens) && usage.outputTokens > 0 ? usage.outputTokens : 0;
+  ctx.setUsage({ used: input + output, size });
+}
+
 /** What the Model menu calls a model: its id (`llama3.2`, `gpt-4o-mini`). */
 function modelIdOf(model: LanguageModel): string {
   return typeof model === 'string' ? model : model.modelId;
@@ -111,7 +137,15 @@ function modelIdOf(model: LanguageModel): string {
 export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
   const defaultModelId = modelIdOf(options.model);
   const byId = new Map<string, LanguageModel>([[defaultModelId, options.model]]);
-  for (const m of options.models ?? []) if (!byId.has(m.id)) byId.set(m.id, m.model);
+  const windowOf = new Map<string, number>();
+  const fallbackWindow = checkContextWindow(options.contextWindow, 'contextWindow');
+  if (fallbackWindow) windowOf.set(defaultModelId, fallbackWindow);
+  for (const m of options.models ?? []) {
+    if (byId.has(m.id)) continue;
+    byId.set(m.id, m.model);
+    const window = checkContextWindow(m.contextWindow, `models[${JSON.stringify(m.id)}].contextWindow`) ?? fallbackWindow;
+    if (window) windowOf.set(m.id, window);
+  }
   const modelSetting: AgentSettingInput[] =
     byId.size > 1
       ? [
@@ -257,6 +291,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     const chosen = ctx.settings[MODEL_SETTING];
     const modelId = chosen !== undefined && byId.has(chosen) ? chosen : defaultModelId;
     const model = byId.get(modelId)!;
+    const contextWindow = windowOf.get(modelId);
     let toolsRefused = toolsRefusedBy.has(modelId);
     try {
       await skills.beforeRun();
@@ -307,6 +342,8 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
               await ctx.reply.reasoning(part.text);
             } else if (part.type === 'tool-call') {
               calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+            } else if (part.type === 'finish-step') {
+              if (contextWindow) reportUsage(ctx, part.usage, contextWindow);
             } else if (part.type === 'error') {
               throw part.error;
             } else if (part.type === 'abort') {

@@ -17,7 +17,9 @@ import { createModelAgent } from './create-model-agent.ts';
  */
 export function createModelAgentFromArgs(args: ModelArgs, dataDir: string, env: NodeJS.ProcessEnv = process.env): { agent: AgentDefinition; summary: string; checkEndpoint: () => Promise<void> } {
   const apiKey = env[args.apiKeyEnv] || undefined;
-  const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL: args.baseUrl, ...(apiKey ? { apiKey } : {}) });
+  // Token counts are asked for only with a window to measure them against: a server that does not
+  // know stream_options could refuse every request for it.
+  const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL: args.baseUrl, ...(apiKey ? { apiKey } : {}), ...(args.contextWindow ? { includeUsage: true } : {}) });
   const skillsDir = path.resolve(args.skillsDir ?? path.join(dataDir, 'skills'));
   const log = (level: 'info' | 'warn' | 'error', message: string) => console.error(`[agentbar ${args.agentId}] ${level}: ${message}`);
   const agent = createModelAgent({
@@ -28,6 +30,7 @@ export function createModelAgentFromArgs(args: ModelArgs, dataDir: string, env: 
     baseUrl: args.baseUrl,
     ...(args.system ? { system: args.system } : {}),
     skills: { dir: skillsDir, reloadEachTask: args.reloadSkillsEachTask },
+    ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}),
     log,
   });
   const key = apiKey ? `key from $${args.apiKeyEnv}` : `no key ($${args.apiKeyEnv} is not set)`;
@@ -48,5 +51,5 @@ export function createModelAgentFromArgs(args: ModelArgs, dataDir: string, env: 
     }
   };
   const also = args.others.length ? ` (also ${args.others.join(', ')}, in its Model menu)` : '';
-  return { agent, summary: `${args.agentId} → ${args.name}${also} at ${args.baseUrl} (${key}; skills in ${skillsDir})`, checkEndpoint };
+  return { agent, summary: `${args.agentId} → ${args.name}${also} at ${args.baseUrl} (${key}; skills in ${skillsDir}${args.contextWindow ? `; context window ${args.contextWindow.toLocaleString('en-US')} tokens` : ''})`, checkEndpoint };
 }

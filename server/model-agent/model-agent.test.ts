@@ -267,6 +267,91 @@ describe('createModelAgent', () => {
   });
 });
 
+describe('context usage', () => {
+  /** The agent's last report of how full its context is, as every client sees it. */
+  const usageOf = (server: TestServer, chatId: string) => server.store.state.chats[chatId]!.usage?.[AGENT];
+
+  it('reports how full the context is after each model call, against the window it was given', async () => {
+    const fake = await FakeOpenAi.start();
+    fakes.push(fake);
+    const seen: unknown[] = [];
+    const provider = createOpenAICompatible({ name: 'fake', baseURL: fake.baseUrl, includeUsage: true });
+    let server: TestServer;
+    let chatId = '';
+    const agent = createModelAgent({
+      id: AGENT,
+      description: 'A model',
+      model: provider('fake-model'),
+      contextWindow: 8192,
+      maxRetries: 0,
+      log: () => {},
+      // What the chat showed while the tool ran: the first call's report, before the second call.
+      tools: [{ name: 'look', description: 'Looks', execute: () => (seen.push(usageOf(server, chatId)), 'seen') }],
+    });
+    fake.queue(
+      { steps: [{ toolCall: { id: 'call_1', name: 'look', args: ['{}'] } }], usage: { prompt_tokens: 1000, completion_tokens: 50 } },
+      { steps: [{ text: 'Done.' }], usage: { prompt_tokens: 1100, completion_tokens: 80 } },
+    );
+    server = await h.start({ agents: [agent], memory: true });
+    const client = await h.connect(server, { kind: 'toolbar' });
+    ({ chatId } = await client.ok('chat.create', { agent: AGENT }));
+    expect(usageOf(server, chatId)).toBeUndefined();
+    expect(textOf(await ask(server, client, chatId, 'look around'))).toBe('Done.');
+    expect(seen).toEqual([{ used: 1050, size: 8192 }]);
+    expect(usageOf(server, chatId)).toEqual({ used: 1180, size: 8192 });
+    expect(client.state!.chats[chatId]!.usage).toEqual({ [AGENT]: { used: 1180, size: 8192 } });
+    expect(fake.requests.map((r) => r.body.stream_options)).toEqual([{ include_usage: true }, { include_usage: true }]);
+  });
+
+  it("measures each model against its own window, or the agent's, and reports nothing for a model without one", async () => {
+    const fake = await FakeOpenAi.start();
+    fakes.push(fake);
+    const provider = createOpenAICompatible({ name: 'fake', baseURL: fake.baseUrl, includeUsage: true });
+    const make = (contextWindow: number | undefined) =>
+      createModelAgent({
+        id: AGENT,
+        description: 'A model',
+        model: provider('small'),
+        models: [{ id: 'large', model: provider('large'), contextWindow: 128_000 }, { id: 'mid', model: provider('mid') }],
+        ...(contextWindow ? { contextWindow } : {}),
+        maxRetries: 0,
+        log: () => {},
+      });
+    const server = await h.start({ agents: [make(undefined)], memory: true });
+    const client = await h.connect(server, { kind: 'toolbar' });
+    const { chatId } = await client.ok('chat.create', { agent: AGENT });
+    await ask(server, client, chatId, 'one');
+    expect(usageOf(server, chatId)).toBeUndefined();
+    await client.ok('setting.set', { chatId, setting: 'model', value: 'large' });
+    await ask(server, client, chatId, 'two');
+    expect(usageOf(server, chatId)).toEqual({ used: 15, size: 128_000 });
+
+    const withDefault = await h.start({ agents: [make(4096)], memory: true });
+    const second = await h.connect(withDefault, { kind: 'toolbar' });
+    const { chatId: mid } = await second.ok('chat.create', { agent: AGENT });
+    await second.ok('setting.set', { chatId: mid, setting: 'model', value: 'mid' });
+    await ask(withDefault, second, mid, 'three');
+    expect(usageOf(withDefault, mid)).toEqual({ used: 15, size: 4096 });
+  });
+
+  it('keeps the last report when the model server sends no token counts', async () => {
+    // A provider not asked for counts: the server (as OpenAI does) sends none.
+    const { fake, server, client, chatId } = await setup({ contextWindow: 8192 });
+    expect(textOf(await ask(server, client, chatId, 'hi'))).toBe('ok');
+    expect(fake.requests[0]!.body.stream_options).toBeUndefined();
+    expect(usageOf(server, chatId)).toBeUndefined();
+  });
+
+  it.each([
+    [{ contextWindow: 0 }, 'contextWindow must be a whole number of tokens, 1 or more, not 0'],
+    [{ contextWindow: 4096.5 }, 'contextWindow must be a whole number of tokens, 1 or more, not 4096.5'],
+    [{ models: [{ id: 'big', model: createOpenAICompatible({ name: 'x', baseURL: 'http://127.0.0.1:9/v1' })('big'), contextWindow: Number.NaN }] }, 'models["big"].contextWindow must be a whole number of tokens, 1 or more, not NaN'],
+  ])('refuses a context window that is not a whole number of tokens: %j', (options, message) => {
+    const model = createOpenAICompatible({ name: 'x', baseURL: 'http://127.0.0.1:9/v1' })('m');
+    expect(() => createModelAgent({ id: AGENT, description: 'A model', model, ...options })).toThrow(new TypeError(message));
+  });
+});
+
 describe('provider errors end the message failed with a readable reason', () => {
   const cases: [string, FakeReply, RegExp][] = [
     ['401', { status: 401, error: { message: 'Incorrect API key provided' } }, /refused the credentials \(401\): Incorrect API key provided\. Check the API key/],

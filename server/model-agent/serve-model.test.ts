@@ -102,6 +102,32 @@ describe('agentbar serve --model', () => {
     expect(fake.requests.find((r) => r.body.messages)!.body.model).toBe('coder:14b');
   }, 30_000);
 
+  it('shows how full the context is with --context-window, asking the model server for token counts only then', async () => {
+    fake = await FakeOpenAi.start();
+    fake.queue({ steps: [{ text: 'counted' }], usage: { prompt_tokens: 6000, completion_tokens: 144 } }, { steps: [{ text: 'plain' }] });
+    const server = await spawnServer(await h.tmpDir(), { args: ['--port', '0', '--model', 'fake-model:7b', '--base-url', fake.baseUrl, '--context-window', '8192'] });
+    const client = await TestClient.connect(server);
+    clients.push(client);
+    const { chatId } = await client.ok('chat.create', { agent: 'model/fake-model-7b' });
+    await client.ok('message.send', userMessage(chatId, 'hi', { agent: 'model/fake-model-7b' }));
+    await waitUntil(() => client.state?.chats[chatId]?.usage !== undefined && client.state.run === null, 'the reply and its usage', 10_000);
+    expect(client.state!.chats[chatId]!.usage).toEqual({ 'model/fake-model-7b': { used: 6144, size: 8192 } });
+    expect(fake.requests.find((r) => r.body.messages)!.body.stream_options).toEqual({ include_usage: true });
+    await waitUntil(() => server.stdout.includes('Model agent:'), 'the banner');
+    expect(server.stdout).toContain('; context window 8,192 tokens)');
+
+    // Without the flag the request is as before: a server that does not know stream_options is never sent it.
+    const plain = await spawnServer(await h.tmpDir(), { args: ['--port', '0', '--model', 'fake-model:7b', '--base-url', fake.baseUrl] });
+    const other = await TestClient.connect(plain);
+    clients.push(other);
+    const { chatId: second } = await other.ok('chat.create', { agent: 'model/fake-model-7b' });
+    await other.ok('message.send', userMessage(second, 'hi', { agent: 'model/fake-model-7b' }));
+    await waitUntil(() => other.state?.active?.messages.at(-1)?.role === 'assistant' && other.state.run === null, 'the reply', 10_000);
+    expect(textOf(other.state!.active!.messages.at(-1))).toBe('plain');
+    expect(fake.requests.filter((r) => r.body.messages).at(-1)!.body.stream_options).toBeUndefined();
+    expect(other.state!.chats[second]!.usage).toBeUndefined();
+  }, 30_000);
+
   it('explains a missing --base-url', async () => {
     const dataDir = await h.tmpDir();
     await expect(spawnServer(dataDir, { args: ['--port', '0', '--model', 'm'], readyTimeoutMs: 5_000 })).rejects.toThrow(/--model needs --base-url/);
