@@ -233,4 +233,24 @@ describe('parseCommandArgs: the model flags of agentbar chat, agents and session
       new UsageError("--context-window takes the model's context window as a number of tokens, such as 131072, got 32k"),
     );
   });
+
+  it.each([
+    [['--base-url', 'http://x/v1'], '--base-url needs --model'],
+    [['--data-dir', '/tmp/d', '--system', 'Be brief.'], '--system needs --model'],
+    [['--context-window', '8192'], '--context-window needs --model'],
+    [['--model', 'm', '--base-url', 'ftp://x'], '--base-url needs an http(s) URL, got ftp://x'],
+    [['--model', 'm', '--base-url', 'not a url'], '--base-url needs an http(s) URL such as http://127.0.0.1:11434/v1, got not a url'],
+    [['--model', 'm', '--base-url', 'http://x', '--api-key-env', 'sk-abcdefghijklmnop'], '--api-key-env takes the NAME of an environment variable (not the key itself), got sk-a…'],
+    [['--model', 'm', '--base-url', 'http://x', '--agent-id', 'bad id'], '--agent-id needs a path such as acme/assistant, got bad id'],
+  ])('refuses %j as serve does', (argv, message) => {
+    expect(() => parseCommandArgs(argv, {})).toThrow(new UsageError(message));
+  });
+
+  it('takes the model flags serve takes, with the same defaults', () => {
+    const argv = ['--model', 'llama3.2:3b', '--base-url', 'http://127.0.0.1:11434/v1/'];
+    const { model: fromServe } = parseServeArgs(argv);
+    expect(parseCommandArgs(argv, {}).common.model).toEqual(fromServe);
+    const all = [...argv, '--model', 'qwen', '--api-key-env', 'MY_KEY', '--agent-id', 'acme/helper', '--system', 'Be brief.', '--skills-dir', '/tmp/s', '--reload-skills-each-task', '--context-window', '4096'];
+    expect(parseCommandArgs(all, {}).common.model).toEqual(parseServeArgs(all).model);
+  });
 });

@@ -80,6 +80,43 @@ export interface ModelArgs {
   contextWindow: number | undefined;
 }
 
+/**
+ * `--base-url` as the provider wants it: an http(s) URL without a trailing slash.
+ *
+ * @example parseBaseUrl('http://127.0.0.1:11434/v1/') // 'http://127.0.0.1:11434/v1'
+ * @throws UsageError for anything else.
+ */
+export function parseBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--base-url needs an http(s) URL such as http://127.0.0.1:11434/v1, got ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url needs an http(s) URL, got ${value}`);
+  return value.replace(/\/+$/, '');
+}
+
+/**
+ * `--api-key-env`: the name of a variable. A key pasted in its place is refused without echoing it.
+ *
+ * @example parseApiKeyEnv('OPENAI_API_KEY') // 'OPENAI_API_KEY'
+ */
+export function parseApiKeyEnv(value: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) throw new UsageError(`--api-key-env takes the NAME of an environment variable (not the key itself), got ${value.length > 12 ? `${value.slice(0, 4)}…` : value}`);
+  return value;
+}
+
+/**
+ * `--agent-id`: a path of plain characters, as agent ids are.
+ *
+ * @example parseAgentId('acme/helper') // 'acme/helper'
+ */
+export function parseAgentId(value: string): string {
+  if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(value) || value.length > 128) throw new UsageError(`--agent-id needs a path such as acme/assistant, got ${value}`);
+  return value;
+}
+
 /** The largest --context-window taken: far above any model's today, and far below a float's whole numbers. */
 const MAX_CONTEXT_WINDOW = 100_000_000;
 
@@ -267,33 +304,18 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
         else if (name !== model.name && !modelOthers.includes(name)) modelOthers.push(name);
         break;
       }
-      case '--base-url': {
-        const v = value();
-        let url: URL;
-        try {
-          url = new URL(v);
-        } catch {
-          throw new UsageError(`--base-url needs an http(s) URL such as http://127.0.0.1:11434/v1, got ${v}`);
-        }
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url needs an http(s) URL, got ${v}`);
-        model.baseUrl = v.replace(/\/+$/, '');
+      case '--base-url':
+        model.baseUrl = parseBaseUrl(value());
         modelFlags.push(flag);
         break;
-      }
-      case '--api-key-env': {
-        const v = value();
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) throw new UsageError(`--api-key-env takes the NAME of an environment variable (not the key itself), got ${v.length > 12 ? `${v.slice(0, 4)}…` : v}`);
-        model.apiKeyEnv = v;
+      case '--api-key-env':
+        model.apiKeyEnv = parseApiKeyEnv(value());
         modelFlags.push(flag);
         break;
-      }
-      case '--agent-id': {
-        const v = value();
-        if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(v) || v.length > 128) throw new UsageError(`--agent-id needs a path such as acme/assistant, got ${v}`);
-        model.agentId = v;
+      case '--agent-id':
+        model.agentId = parseAgentId(value());
         modelFlags.push(flag);
         break;
-      }
       case '--system':
         model.system = value();
         modelFlags.push(flag);

@@ -4,7 +4,7 @@
  * running and the command starts one of its own).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { collectAcpArgs, defaultModelAgentId, parseContextWindow, suggestOption, UsageError, type AcpArgs, type ModelArgs } from '../cli-args.ts';
+import { collectAcpArgs, defaultModelAgentId, parseAgentId, parseApiKeyEnv, parseBaseUrl, parseContextWindow, suggestOption, UsageError, type AcpArgs, type ModelArgs } from '../cli-args.ts';
 import { defaultDataDir } from '../server.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -24,6 +24,9 @@ const COMMON: Options = {
   'acp-id': { type: 'string', multiple: true },
   cwd: { type: 'string' },
 };
+
+/** The flags that describe the --model agent: meaningless without it. */
+const MODEL_FLAGS = new Set(['base-url', 'api-key-env', 'agent-id', 'system', 'skills-dir', 'reload-skills-each-task', 'context-window']);
 
 export const COMMON_HELP = `  --data-dir <dir>      Where chats live (default $AGENTBAR_DATA_DIR or ~/.agentbar)
   -h, --help            Show this help
@@ -61,14 +64,18 @@ export function parseCommandArgs<T extends Options>(argv: string[], options: T):
     model = {
       name,
       others: more,
-      baseUrl: v['base-url'].replace(/\/+$/, ''),
-      apiKeyEnv: typeof v['api-key-env'] === 'string' ? v['api-key-env'] : 'OPENAI_API_KEY',
-      agentId: typeof v['agent-id'] === 'string' ? v['agent-id'] : defaultModelAgentId(name),
+      // Checked as serve checks them: a bad URL said now, not as the first reply's failure.
+      baseUrl: parseBaseUrl(v['base-url']),
+      apiKeyEnv: typeof v['api-key-env'] === 'string' ? parseApiKeyEnv(v['api-key-env']) : 'OPENAI_API_KEY',
+      agentId: typeof v['agent-id'] === 'string' ? parseAgentId(v['agent-id']) : defaultModelAgentId(name),
       system: typeof v.system === 'string' ? v.system : undefined,
       skillsDir: typeof v['skills-dir'] === 'string' ? v['skills-dir'] : undefined,
       reloadSkillsEachTask: v['reload-skills-each-task'] === true,
       contextWindow: typeof v['context-window'] === 'string' ? parseContextWindow(v['context-window']) : undefined,
     };
+  } else {
+    const stray = parsed.tokens.find((t) => t.kind === 'option' && MODEL_FLAGS.has(t.name));
+    if (stray?.kind === 'option') throw new UsageError(`--${stray.name} needs --model`);
   }
   const acpFlags = parsed.tokens.flatMap((t) => (t.kind === 'option' && (t.name === 'acp' || t.name === 'acp-id') && t.value !== undefined ? [{ flag: t.name as 'acp' | 'acp-id', value: t.value }] : []));
   const acp = collectAcpArgs(acpFlags);
