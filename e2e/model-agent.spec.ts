@@ -45,3 +45,37 @@ test('talks to a model agent and approves the skill it asks for', async ({ page 
     await rm(skills, { recursive: true, force: true });
   }
 });
+
+test('shows how full the model agent context is, with --context-window, at the end of a row of its own', async ({ page }, testInfo) => {
+  const fake = await FakeOpenAi.start();
+  let server: DemoServer | null = null;
+  try {
+    fake.queue({ steps: [{ text: 'A short answer.' }], usage: { prompt_tokens: 2000, completion_tokens: 48 } }, { steps: [{ text: 'A longer answer.' }], usage: { prompt_tokens: 6000, completion_tokens: 600 } });
+    server = await DemoServer.start({ args: ['--model', 'fake-model', '--base-url', fake.baseUrl, '--context-window', '8192'] });
+    const toolbar = new Toolbar(page, server);
+    await toolbar.start();
+    await expect(toolbar.agentSelect).toHaveValue('model/fake-model');
+    const meter = toolbar.panel.getByRole('meter', { name: 'Context used' });
+    // One model: no menus, and no row until there is something to show.
+    await expect(meter).toHaveCount(0);
+    await toolbar.send('hello');
+    await expect(toolbar.doneReplies('model/fake-model').last()).toContainText('A short answer.');
+    await expect(meter).toHaveText('2k/8k');
+    await expect(meter).toHaveAttribute('aria-valuetext', '2,048 of 8,192 tokens of context used (25%)');
+    await expect(meter).not.toHaveClass(/ab-usage-high/);
+
+    await toolbar.send('tell me more');
+    await expect(toolbar.doneReplies('model/fake-model').last()).toContainText('A longer answer.');
+    // 6,600 of 8,192: past 80%, where a small model starts to forget the start of the chat.
+    await expect(meter).toHaveText('7k/8k');
+    await expect(meter).toHaveClass(/ab-usage-high/);
+    // It ends the row under the message box, as it does after the menus.
+    const row = toolbar.panel.getByRole('group', { name: "model/fake-model's settings" });
+    const [rowBox, meterBox] = [(await row.boundingBox())!, (await meter.boundingBox())!];
+    expect(rowBox.x + rowBox.width - (meterBox.x + meterBox.width)).toBeLessThan(12);
+    await snap(page, testInfo, 'model-context-usage');
+  } finally {
+    await server?.dispose();
+    await fake.close();
+  }
+});
