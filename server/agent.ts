@@ -6,6 +6,7 @@ import type {
   AgentInfo,
   AgentMode,
   AgentSetting,
+  ContextUsage,
   FilePart,
   Message,
   PlanEntry,
@@ -271,11 +272,19 @@ export interface RunContext {
    * Reports how full the agent's context window is in this chat (and, optionally, what the session
    * has cost): the toolbar shows it beside the message box, `/usage` in the terminal. Report it
    * when it changes (after a model call, say), not per token; an unchanged report sends nothing.
-   * Throws a TypeError for counts that are not numbers of 0 or more.
+   * `null` takes the agent's report in this chat away, when it no longer holds (another model,
+   * with another window, answers now). Throws a TypeError for counts that are not numbers of 0 or more.
    *
    * @example ctx.setUsage({ used: 41_250, size: 200_000, cost: { amount: 0.42, currency: 'USD' } });
    */
-  setUsage(usage: ContextUsageInput): void;
+  setUsage(usage: ContextUsageInput | null): void;
+  /**
+   * The agent's last report in this chat (whole tokens, as the chat keeps it), read when asked;
+   * undefined when it has made none.
+   *
+   * @example if (ctx.usage && ctx.usage.size !== myWindow) ctx.setUsage(null);
+   */
+  readonly usage: ContextUsage | undefined;
   /** Resolves after `ms`, or rejects at once when the run is stopped. */
   sleep(ms: number): Promise<void>;
 }

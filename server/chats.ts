@@ -293,11 +293,22 @@ export class ChatManager {
     this.repo.recordInfo(chatId, this.sourceOf(chatId));
   }
 
-  /** Records how full an agent's context is in the chat (the agent's own report); nothing when it reads the same. */
-  setUsage(chatId: string, agentId: string, usage: ContextUsage): void {
+  /**
+   * Records how full an agent's context is in the chat (the agent's own report), or with null
+   * takes its report away (it no longer knows: another model answers); nothing when unchanged.
+   */
+  setUsage(chatId: string, agentId: string, usage: ContextUsage | null): void {
     const info = this.require(chatId);
-    if (isSameUsage(info.usage?.[agentId], usage)) return;
-    this.store.change([{ op: 'add', path: statePath.chatField(chatId, 'usage'), value: { ...info.usage, [agentId]: usage } }]);
+    const field = statePath.chatField(chatId, 'usage');
+    if (usage === null) {
+      if (!info.usage || !(agentId in info.usage)) return;
+      const { [agentId]: _gone, ...rest } = info.usage;
+      // No empty record left behind: a chat no agent reports on looks as it did before any did.
+      this.store.change([Object.keys(rest).length > 0 ? { op: 'add', path: field, value: rest } : { op: 'remove', path: field }]);
+    } else {
+      if (isSameUsage(info.usage?.[agentId], usage)) return;
+      this.store.change([{ op: 'add', path: field, value: { ...info.usage, [agentId]: usage } }]);
+    }
     this.repo.recordInfo(chatId, this.sourceOf(chatId));
   }
 

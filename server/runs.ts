@@ -213,8 +213,11 @@ export class RunManager {
         }
         if (this.o.chats.info(chatId)) this.o.chats.setSetting(chatId, agentId, setting, value);
       },
+      get usage() {
+        return store.state.chats[chatId]?.usage?.[agentId];
+      },
       setUsage: (usage) => {
-        const checked = normalizeUsage(usage);
+        const checked = usage === null ? null : normalizeUsage(usage);
         if (this.o.chats.info(chatId)) this.o.chats.setUsage(chatId, agentId, checked);
       },
       sleep: (ms) =>

@@ -5,12 +5,18 @@ import { lastMessage, settle, textOf, useHarness } from '../test-support/test-se
 
 const h = useHarness();
 
-/** Reports its context as the message says: "used size [amount currency]". */
+/** Reports its context as the message says: "used size [amount currency]"; "clear" takes its report away. */
 function countingAgent(id = 'test/counting') {
   return defineAgent({
     id,
     description: 'Reports its context usage',
     async run(ctx) {
+      if (ctx.text === 'clear') {
+        const before = ctx.usage;
+        ctx.setUsage(null);
+        await ctx.reply.text(`cleared ${JSON.stringify(before)}, now ${JSON.stringify(ctx.usage)}`);
+        return;
+      }
       const [used, size, amount, currency] = ctx.text.split(' ');
       ctx.setUsage({ used: Number(used), size: Number(size), ...(amount ? { cost: { amount: Number(amount), currency: currency! } } : {}) });
       await ctx.reply.text('counted');
@@ -54,6 +60,37 @@ describe('context usage', () => {
     await client.ok('message.send', { ...userMessage(chatId, '900 8000'), agent: 'test/b' });
     await settle(server, client);
     expect(client.state!.chats[chatId]!.usage).toEqual({ 'test/a': { used: 100, size: 1000 }, 'test/b': { used: 900, size: 8000 } });
+  });
+
+  it("takes an agent's report away with null, leaves the other agent's, and no empty record behind, across a restart", async () => {
+    const dataDir = await h.tmpDir();
+    const agents = () => [countingAgent('test/a'), countingAgent('test/b')];
+    const server = await h.start({ agents: agents(), dataDir });
+    const client = await h.connect(server);
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', { ...userMessage(chatId, '100 1000'), agent: 'test/a' });
+    await settle(server, client);
+    await client.ok('message.send', { ...userMessage(chatId, '900 8000'), agent: 'test/b' });
+    await settle(server, client);
+
+    await client.ok('message.send', { ...userMessage(chatId, 'clear'), agent: 'test/a' });
+    await settle(server, client);
+    expect(textOf(lastMessage(client.state))).toBe('cleared {"used":100,"size":1000}, now undefined');
+    expect(client.state!.chats[chatId]!.usage).toEqual({ 'test/b': { used: 900, size: 8000 } });
+    // Clearing what is not there changes nothing.
+    await client.ok('message.send', { ...userMessage(chatId, 'clear'), agent: 'test/a' });
+    await settle(server, client);
+    expect(lastMessage(client.state)).toMatchObject({ status: 'done' });
+    expect(client.state!.chats[chatId]!.usage).toEqual({ 'test/b': { used: 900, size: 8000 } });
+
+    await client.ok('message.send', { ...userMessage(chatId, 'clear'), agent: 'test/b' });
+    await settle(server, client);
+    expect(client.state!.chats[chatId]).not.toHaveProperty('usage');
+
+    await server.close();
+    const again = await h.start({ agents: agents(), dataDir });
+    const later = await h.connect(again);
+    expect(later.state!.chats[chatId]).not.toHaveProperty('usage');
   });
 
   it('fails the run of an agent that reports a usage that is not one, saying why, and keeps the last good one', async () => {

@@ -292,6 +292,9 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     const modelId = chosen !== undefined && byId.has(chosen) ? chosen : defaultModelId;
     const model = byId.get(modelId)!;
     const contextWindow = windowOf.get(modelId);
+    // The chat's report was made against another model's window (the user picked another model):
+    // shown until this model's first call returns, or for good without a window, it would mislead.
+    if (ctx.usage && ctx.usage.size !== contextWindow) ctx.setUsage(null);
     let toolsRefused = toolsRefusedBy.has(modelId);
     try {
       await skills.beforeRun();

@@ -334,6 +334,36 @@ describe('context usage', () => {
     expect(usageOf(withDefault, mid)).toEqual({ used: 15, size: 4096 });
   });
 
+  it("takes the chat's report away when the next reply comes from a model with another window, or none", async () => {
+    const fake = await FakeOpenAi.start();
+    fakes.push(fake);
+    const counting = createOpenAICompatible({ name: 'fake', baseURL: fake.baseUrl, includeUsage: true });
+    // Never asked for counts, so the fake sends none: what the chat shows after its reply is what the run left.
+    const silent = createOpenAICompatible({ name: 'fake', baseURL: fake.baseUrl });
+    const agent = createModelAgent({
+      id: AGENT,
+      description: 'A model',
+      model: counting('small'),
+      models: [{ id: 'large', model: silent('large'), contextWindow: 128_000 }, { id: 'mid', model: counting('mid'), contextWindow: 8192 }],
+      maxRetries: 0,
+      log: () => {},
+    });
+    const server = await h.start({ agents: [agent], memory: true });
+    const client = await h.connect(server, { kind: 'toolbar' });
+    const { chatId } = await client.ok('chat.create', { agent: AGENT });
+    const answerWith = async (model: string) => {
+      await client.ok('setting.set', { chatId, setting: 'model', value: model });
+      await ask(server, client, chatId, `to ${model}`);
+      return client.state!.chats[chatId]!.usage;
+    };
+    expect(await answerWith('mid')).toEqual({ [AGENT]: { used: 15, size: 8192 } });
+    // 8,192 was mid's window: large's reply returned no counts, and the chat shows none rather than mid's.
+    expect(await answerWith('large')).toBeUndefined();
+    expect(await answerWith('mid')).toEqual({ [AGENT]: { used: 15, size: 8192 } });
+    expect(await answerWith('small')).toBeUndefined();
+    expect(fake.requests.map((r) => r.body.model)).toEqual(['mid', 'large', 'mid', 'small']);
+  });
+
   it('keeps the last report when the model server sends no token counts', async () => {
     // A provider not asked for counts: the server (as OpenAI does) sends none.
     const { fake, server, client, chatId } = await setup({ contextWindow: 8192 });

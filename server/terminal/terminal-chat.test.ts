@@ -245,7 +245,7 @@ describe('terminal chat', () => {
     await chat.handleLine('/new');
     await expect.poll(() => client.getSnapshot().state?.activeChatId ?? null).not.toBeNull();
     await chat.handleLine('/usage');
-    expect(output()).toContain('No agent has said how full its context is in this chat yet.\n');
+    expect(output()).toContain('No agent reports how full its context is in this chat.\n');
     await chat.handleLine('count');
     await idle();
     await chat.handleLine('/usage');

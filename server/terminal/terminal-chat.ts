@@ -193,9 +193,13 @@ export function createTerminalChat(options: {
         await runSettingCommand(arg, { client, state, chatId, agent: addressed, write });
         return;
       case '/usage': {
-        const usage = Object.entries((chatId && state?.chats[chatId]?.usage) || {});
-        if (!chatId) write('No active chat.\n');
-        else if (usage.length === 0) write('No agent has said how full its context is in this chat yet.\n');
+        if (!chatId) {
+          write('No active chat.\n');
+          return;
+        }
+        const usage = Object.entries(state?.chats[chatId]?.usage ?? {});
+        // No "yet": an agent may also take its report away (another model answers now).
+        if (usage.length === 0) write('No agent reports how full its context is in this chat.\n');
         else write(usage.map(([id, u]) => `${id}: ${describeUsage(u)}\n`).join(''));
         return;
       }
