@@ -40,6 +40,58 @@ test('follows a streaming reply until scrolled up, then offers a way back', asyn
   await expect.poll(distanceFromEnd).toBeLessThan(2);
 });
 
+test('keeps a keyboard scroll up that a busy page starts late', async ({ toolbar }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  await toolbar.send('long, to scroll');
+  const reply = toolbar.replies().last();
+  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, streaming' })).toContainText('Step 8 of a long plan');
+  await expect.poll(() => toolbar.distanceFromEnd()).toBeLessThan(2);
+  const scrollTop = () => toolbar.log.evaluate((el) => el.scrollTop);
+
+  // A long task right after the key (a busy page, a loaded machine): the browser starts the
+  // smooth scroll more than a second after it, while text keeps coming, and its first steps are
+  // small, near the end. They are still the developer's, not layout moving the list. (Stalled on
+  // the list itself, after the toolbar's own handler: the toolbar keeps its keys from the page.)
+  await toolbar.log.evaluate((el) => {
+    el.addEventListener('keydown', () => {
+      const until = Date.now() + 1_500;
+      while (Date.now() < until);
+    }, { once: true });
+  });
+  await toolbar.log.focus();
+  await toolbar.log.press('Home');
+  await expect(toolbar.latestButton).toBeVisible();
+  // Near the top, and the smooth scroll is over.
+  const settledNearTop = async () => {
+    const before = await scrollTop();
+    await new Promise((done) => setTimeout(done, 200));
+    return before < 60 && (await scrollTop()) === before;
+  };
+  await expect.poll(settledNearTop).toBe(true);
+  const where = await scrollTop();
+  await expect(reply).toContainText('Step 12 of a long plan');
+  expect(await scrollTop()).toBe(where);
+  await expect(toolbar.latestButton).toBeVisible();
+});
+
+test('keeps following when a key moves focus out of the list without scrolling it', async ({ toolbar, page }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  await toolbar.send('long, to scroll');
+  const reply = toolbar.replies().last();
+  await expect(reply).toContainText('Step 8 of a long plan');
+  await expect.poll(() => toolbar.distanceFromEnd()).toBeLessThan(2);
+
+  await toolbar.log.focus();
+  await page.keyboard.press('Shift+Tab');
+  await expect(toolbar.log).not.toBeFocused();
+  // Steps later, well within the 5 s an up key waits for its scroll, the list is at the end.
+  await expect(reply).toContainText('Step 10 of a long plan');
+  await expect.poll(() => toolbar.distanceFromEnd(), { timeout: 1_500 }).toBeLessThan(2);
+  await expect(toolbar.latestButton).toBeHidden();
+});
+
 test.describe('with a reply that has finished', () => {
   // The default pace: the long reply ends in a few seconds.
   test.use({ paceMs: 5 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineAgent } from './agent.ts';
-import { userMessage } from '../test-support/test-client.ts';
-import { lastMessage, settle, textOf, useHarness } from '../test-support/test-server.ts';
+import { userMessage, type TestClient } from '../test-support/test-client.ts';
+import { lastMessage, settle, textOf, useHarness, type TestServer } from '../test-support/test-server.ts';
 
 const h = useHarness();
 
@@ -24,6 +24,12 @@ function countingAgent(id = 'test/counting') {
   });
 }
 
+/** Sends `text` to `agent` (the chat's own when not named) and waits until the run is over everywhere. */
+async function ask(server: TestServer, chatId: string, text: string, agent: string | undefined, ...clients: [TestClient, ...TestClient[]]) {
+  await clients[0].ok('message.send', { ...userMessage(chatId, text), ...(agent ? { agent } : {}) });
+  await settle(server, ...clients);
+}
+
 describe('context usage', () => {
   it("shows an agent's report on its chat, whole tokens, and keeps it across a restart", async () => {
     const dataDir = await h.tmpDir();
@@ -34,15 +40,13 @@ describe('context usage', () => {
     const { chatId } = await client.ok('chat.create', {});
     expect(client.state!.chats[chatId]!.usage).toBeUndefined();
 
-    await client.ok('message.send', userMessage(chatId, '41250.4 200000 0.42 USD'));
-    await settle(server, client, other);
+    await ask(server, chatId, '41250.4 200000 0.42 USD', undefined, client, other);
     expect(textOf(lastMessage(other.state))).toBe('counted');
     expect(other.state!.chats[chatId]!.usage).toEqual({ 'test/counting': { used: 41_250, size: 200_000, cost: { amount: 0.42, currency: 'USD' } } });
     // Another chat is not touched.
     expect(other.state!.chats[second]!.usage).toBeUndefined();
 
-    await client.ok('message.send', userMessage(chatId, '60000 200000'));
-    await settle(server, client, other);
+    await ask(server, chatId, '60000 200000', undefined, client, other);
     expect(other.state!.chats[chatId]!.usage).toEqual({ 'test/counting': { used: 60_000, size: 200_000 } });
 
     await server.close();
@@ -55,10 +59,8 @@ describe('context usage', () => {
     const server = await h.start({ agents: [countingAgent('test/a'), countingAgent('test/b')] });
     const client = await h.connect(server);
     const { chatId } = await client.ok('chat.create', {});
-    await client.ok('message.send', { ...userMessage(chatId, '100 1000'), agent: 'test/a' });
-    await settle(server, client);
-    await client.ok('message.send', { ...userMessage(chatId, '900 8000'), agent: 'test/b' });
-    await settle(server, client);
+    await ask(server, chatId, '100 1000', 'test/a', client);
+    await ask(server, chatId, '900 8000', 'test/b', client);
     expect(client.state!.chats[chatId]!.usage).toEqual({ 'test/a': { used: 100, size: 1000 }, 'test/b': { used: 900, size: 8000 } });
   });
 
@@ -68,23 +70,18 @@ describe('context usage', () => {
     const server = await h.start({ agents: agents(), dataDir });
     const client = await h.connect(server);
     const { chatId } = await client.ok('chat.create', {});
-    await client.ok('message.send', { ...userMessage(chatId, '100 1000'), agent: 'test/a' });
-    await settle(server, client);
-    await client.ok('message.send', { ...userMessage(chatId, '900 8000'), agent: 'test/b' });
-    await settle(server, client);
+    await ask(server, chatId, '100 1000', 'test/a', client);
+    await ask(server, chatId, '900 8000', 'test/b', client);
 
-    await client.ok('message.send', { ...userMessage(chatId, 'clear'), agent: 'test/a' });
-    await settle(server, client);
+    await ask(server, chatId, 'clear', 'test/a', client);
     expect(textOf(lastMessage(client.state))).toBe('cleared {"used":100,"size":1000}, now undefined');
     expect(client.state!.chats[chatId]!.usage).toEqual({ 'test/b': { used: 900, size: 8000 } });
     // Clearing what is not there changes nothing.
-    await client.ok('message.send', { ...userMessage(chatId, 'clear'), agent: 'test/a' });
-    await settle(server, client);
+    await ask(server, chatId, 'clear', 'test/a', client);
     expect(lastMessage(client.state)).toMatchObject({ status: 'done' });
     expect(client.state!.chats[chatId]!.usage).toEqual({ 'test/b': { used: 900, size: 8000 } });
 
-    await client.ok('message.send', { ...userMessage(chatId, 'clear'), agent: 'test/b' });
-    await settle(server, client);
+    await ask(server, chatId, 'clear', 'test/b', client);
     expect(client.state!.chats[chatId]).not.toHaveProperty('usage');
 
     await server.close();
@@ -97,16 +94,14 @@ describe('context usage', () => {
     const server = await h.start({ agents: [countingAgent()] });
     const client = await h.connect(server);
     const { chatId } = await client.ok('chat.create', {});
-    await client.ok('message.send', userMessage(chatId, '10 100'));
-    await settle(server, client);
+    await ask(server, chatId, '10 100', undefined, client);
     for (const [text, error] of [
       ['-1 100', 'usage.used must be a number of tokens, 0 or more, not -1'],
       ['1 0', "usage.size must be the context window's size in tokens, 1 or more, not 0"],
       ['many 100', 'usage.used must be a number of tokens, 0 or more, not NaN'],
       ['1 100 0.1 ' + 'x'.repeat(17), 'usage.cost.currency must be a code such as USD (1 to 16 characters)'],
     ] as const) {
-      await client.ok('message.send', userMessage(chatId, text));
-      await settle(server, client);
+      await ask(server, chatId, text, undefined, client);
       expect(lastMessage(client.state)).toMatchObject({ status: 'failed', error: expect.stringContaining(error) });
     }
     expect(client.state!.chats[chatId]!.usage).toEqual({ 'test/counting': { used: 10, size: 100 } });

@@ -13,6 +13,31 @@ import { useWheelQuiet } from './use-wheel-quiet.ts';
 /** Keys that scroll the log when it (or something in it) has focus. */
 const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ', 'Tab']);
 
+/** Whether a key smooth-scrolls up. (Not Shift+Tab: the focus it moves scrolls at once, if at all.) */
+const isUpKey = (e: KeyboardEvent) => e.key === 'ArrowUp' || e.key === 'PageUp' || e.key === 'Home' || (e.shiftKey && e.key === ' ');
+
+/** Whether something between `target` and the log scrolls up first (a code block scrolled down). */
+const isInnerScrolledDown = (target: EventTarget | null, log: HTMLElement) => {
+  for (let el = target instanceof Element ? target : null; el && el !== log; el = el.parentElement) {
+    if (el.scrollTop > 0) return true;
+  }
+  return false;
+};
+
+/** A field in a message (the reason for a rejection) keeps its keys: they move its caret, not the list. */
+const isField = (target: EventTarget | null) => target instanceof HTMLElement && (target.isContentEditable || target.matches('input, textarea, select'));
+
+/** How long after the user's last wheel, touch or key a move of the list counts as theirs. */
+const USER_SCROLL_MS = 1_000;
+/**
+ * How long a request to go up (Home, Page Up, the wheel up…) waits for the list's first scroll,
+ * at most. A busy page (a long task, a loaded machine) can start the browser's smooth scroll more
+ * than USER_SCROLL_MS after the key. Its first small steps, near the end, were then taken for
+ * layout moving the list, and following the stream meanwhile pulled the list back under the
+ * animation: Home did nothing while a reply streamed.
+ */
+const UP_PENDING_MS = 5_000;
+
 /** Within this many px of the bottom the list counts as "at the end" and follows new text. */
 const STICK_THRESHOLD = 48;
 
@@ -150,9 +175,16 @@ export function MessageList() {
 
   /** When the user last did something that scrolls or moves focus in the list. */
   const userScrolledAt = useRef(0);
-  const userIsScrolling = () => Date.now() - userScrolledAt.current < 1_000;
-  const noteUserScroll = () => {
+  /** When the user last asked to go up, until the list's next scroll (0 when nothing waits). */
+  const upAskedAt = useRef(0);
+  const upIsPending = () => upAskedAt.current !== 0 && Date.now() - upAskedAt.current < UP_PENDING_MS;
+  const userIsScrolling = () => Date.now() - userScrolledAt.current < USER_SCROLL_MS || upIsPending();
+  const noteUserScroll = (up = false, target: EventTarget | null = null) => {
     userScrolledAt.current = Date.now();
+    const el = scroller.current;
+    // Only a move up the list will make ends the wait: none comes from the top, or when a code
+    // block in it takes the scroll.
+    if (up && el && el.scrollTop > 0 && !isInnerScrolledDown(target, el)) upAskedAt.current = userScrolledAt.current;
   };
 
   const scrollToEnd = () => {
@@ -191,7 +223,8 @@ export function MessageList() {
     if (userIsScrolling() && movedUp(el)) {
       stick.current = false;
       setDetached(true);
-    } else scrollToEnd();
+    } else if (!upIsPending()) scrollToEnd();
+    // (Else the user's scroll up has not started: following now would pull the list out from under it.)
   };
 
   const showEarlier = () => {
@@ -206,6 +239,12 @@ export function MessageList() {
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
+    // The scroll up the user asked for has started: it is theirs from here, however late it came.
+    // (Not any scroll: the event of the list's own last move to the end can come after the key.)
+    if (upIsPending() && (movedUp(el) || !stick.current)) {
+      upAskedAt.current = 0;
+      userScrolledAt.current = Date.now();
+    }
     // A move the browser made keeps following (see above): one that comes with a change in size,
     // or one that stays near the end (as near as counts as the end when scrolling back down: a
     // script bringing the last message's actions fully into view is not leaving the stream).
@@ -231,6 +270,7 @@ export function MessageList() {
     // Asking for the end ends the user's scroll: the browser then laying out the messages it
     // skipped up there moves scrollTop, and that must not count as scrolling away again.
     userScrolledAt.current = 0;
+    upAskedAt.current = 0;
     setDetached(false);
     setShown(WINDOW);
     scrollToEnd();
@@ -300,15 +340,16 @@ export function MessageList() {
         aria-label="Messages"
         tabIndex={0}
         onScroll={onScroll}
-        onWheel={noteUserScroll}
-        onTouchMove={noteUserScroll}
+        onWheel={(e) => noteUserScroll(e.deltaY < 0, e.target)}
+        onTouchMove={() => noteUserScroll()}
         // Only a press on the log itself (its scrollbar) scrolls. A click on a button in a message,
         // and the focus it moves, do not: the stream must keep following after Approve.
         onPointerDown={(e) => {
           if (e.target === e.currentTarget) noteUserScroll();
         }}
         onKeyDown={(e) => {
-          if (SCROLL_KEYS.has(e.key)) noteUserScroll();
+          // (Tab leaves a field, and the focus it moves may scroll.)
+          if (SCROLL_KEYS.has(e.key) && (e.key === 'Tab' || !isField(e.target))) noteUserScroll(isUpKey(e), e.target);
         }}
       >
         <div class="ab-log-inner" ref={inner}>
