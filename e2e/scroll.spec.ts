@@ -1,52 +1,62 @@
 /**
  * The message list follows a streaming reply while the developer is at the end, stays where they
- * scroll to (by keyboard too), and "Scroll to latest" brings them back.
+ * scroll to (by keyboard and touch too, and on a busy page), and "Scroll to latest" brings them back.
  */
 import { expect, test } from './fixtures.ts';
+import type { Toolbar } from './toolbar-page.ts';
+
+/** Opens a chat, asks for the long demo reply and waits until `step` of it shows, the list at the end. */
+async function streamLongReplyTo(toolbar: Toolbar, step: number) {
+  await toolbar.start();
+  await toolbar.newChat();
+  await toolbar.send('long, to scroll');
+  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, streaming' })).toContainText(`Step ${step} of a long plan`);
+  await expect.poll(() => toolbar.distanceFromEnd()).toBeLessThan(2);
+  return toolbar.replies().last();
+}
+
+/** The list's scrollTop when it stays there for 200 ms (no smooth scroll or fling under way), else NaN. */
+async function restingScrollTop(toolbar: Toolbar): Promise<number> {
+  const read = () => toolbar.log.evaluate((el) => el.scrollTop);
+  const before = await read();
+  await new Promise((done) => setTimeout(done, 200));
+  return (await read()) === before ? before : NaN;
+}
 
 // Slow enough that the reply is still streaming through every step below, even on a busy machine.
 test.use({ paceMs: 25 });
 
 test('follows a streaming reply until scrolled up, then offers a way back', async ({ toolbar, page }) => {
-  await toolbar.start();
-  await toolbar.newChat();
-  await toolbar.send('long, to scroll');
-  const reply = toolbar.replies().last();
-  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, streaming' })).toContainText('Step 8 of a long plan');
+  // At the end, the list keeps up with the text; by Step 12 it can scroll by more than what counts
+  // as the end (48 px).
+  const reply = await streamLongReplyTo(toolbar, 12);
   const distanceFromEnd = () => toolbar.distanceFromEnd();
   const scrollTop = () => toolbar.log.evaluate((el) => el.scrollTop);
-  // At the end, the list keeps up with the text.
-  await expect.poll(distanceFromEnd).toBeLessThan(2);
 
   // Scrolling up from the keyboard (a smooth scroll in Chromium) while text keeps coming.
   await toolbar.log.focus();
   await page.keyboard.press('Home');
   const latest = toolbar.latestButton;
   await expect(latest).toBeVisible();
-  // (Chromium may end a smooth scroll a few px short when the content grows meanwhile.)
-  await expect.poll(scrollTop).toBeLessThan(60);
-  await expect(reply).toContainText('Step 12 of a long plan');
+  // (Chromium ends a smooth scroll short, by a few tens of px, when the content grows meanwhile.)
+  await expect.poll(() => restingScrollTop(toolbar)).toBeLessThan(100);
   // The developer stays where they went while the reply grows.
   const where = await scrollTop();
-  await expect(reply).toContainText('Step 15 of a long plan');
+  const away = await distanceFromEnd();
+  await expect(reply).toContainText('Step 16 of a long plan');
   expect(await scrollTop()).toBe(where);
-  expect(await distanceFromEnd()).toBeGreaterThan(300);
+  expect(await distanceFromEnd()).toBeGreaterThan(away + 50);
 
   await latest.click();
   await expect(latest).toBeHidden();
   await expect.poll(distanceFromEnd).toBeLessThan(2);
   // And it follows again as the reply goes on.
-  await expect(reply).toContainText('Step 19 of a long plan');
+  await expect(reply).toContainText('Step 21 of a long plan');
   await expect.poll(distanceFromEnd).toBeLessThan(2);
 });
 
 test('keeps a keyboard scroll up that a busy page starts late', async ({ toolbar }) => {
-  await toolbar.start();
-  await toolbar.newChat();
-  await toolbar.send('long, to scroll');
-  const reply = toolbar.replies().last();
-  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, streaming' })).toContainText('Step 8 of a long plan');
-  await expect.poll(() => toolbar.distanceFromEnd()).toBeLessThan(2);
+  const reply = await streamLongReplyTo(toolbar, 12);
   const scrollTop = () => toolbar.log.evaluate((el) => el.scrollTop);
 
   // A long task right after the key (a busy page, a loaded machine): the browser starts the
@@ -62,26 +72,16 @@ test('keeps a keyboard scroll up that a busy page starts late', async ({ toolbar
   await toolbar.log.focus();
   await toolbar.log.press('Home');
   await expect(toolbar.latestButton).toBeVisible();
-  // Near the top, and the smooth scroll is over.
-  const settledNearTop = async () => {
-    const before = await scrollTop();
-    await new Promise((done) => setTimeout(done, 200));
-    return before < 60 && (await scrollTop()) === before;
-  };
-  await expect.poll(settledNearTop).toBe(true);
+  // Near the top, once the smooth scroll is over.
+  await expect.poll(() => restingScrollTop(toolbar)).toBeLessThan(100);
   const where = await scrollTop();
-  await expect(reply).toContainText('Step 12 of a long plan');
+  await expect(reply).toContainText('Step 16 of a long plan');
   expect(await scrollTop()).toBe(where);
   await expect(toolbar.latestButton).toBeVisible();
 });
 
 test('keeps following when a key moves focus out of the list without scrolling it', async ({ toolbar, page }) => {
-  await toolbar.start();
-  await toolbar.newChat();
-  await toolbar.send('long, to scroll');
-  const reply = toolbar.replies().last();
-  await expect(reply).toContainText('Step 8 of a long plan');
-  await expect.poll(() => toolbar.distanceFromEnd()).toBeLessThan(2);
+  const reply = await streamLongReplyTo(toolbar, 8);
 
   await toolbar.log.focus();
   await page.keyboard.press('Shift+Tab');
@@ -90,6 +90,33 @@ test('keeps following when a key moves focus out of the list without scrolling i
   await expect(reply).toContainText('Step 10 of a long plan');
   await expect.poll(() => toolbar.distanceFromEnd(), { timeout: 1_500 }).toBeLessThan(2);
   await expect(toolbar.latestButton).toBeHidden();
+});
+
+test.describe('on a touch screen', () => {
+  test.use({ hasTouch: true });
+
+  test('stops following when the developer swipes the list up while a reply streams', async ({ toolbar, page }) => {
+    const reply = await streamLongReplyTo(toolbar, 8);
+
+    // Touch events through the browser's input pipeline, which scroll as a finger does: dragging
+    // the list down, to see what is above.
+    const box = (await toolbar.log.boundingBox())!;
+    const cdp = await page.context().newCDPSession(page);
+    const x = Math.round(box.x + box.width / 2);
+    const y0 = Math.round(box.y + box.height / 3);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y: y0 }] });
+    for (let step = 1; step <= 12; step++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y0 + step * 12 }] });
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await cdp.detach();
+    await expect(toolbar.latestButton).toBeVisible();
+    // Where the fling that follows the swipe stopped.
+    await expect.poll(() => restingScrollTop(toolbar)).toBeGreaterThanOrEqual(0);
+    const where = await toolbar.log.evaluate((el) => el.scrollTop);
+    await expect(reply).toContainText('Step 12 of a long plan');
+    expect(await toolbar.log.evaluate((el) => el.scrollTop)).toBe(where);
+  });
 });
 
 test.describe('with a reply that has finished', () => {
@@ -190,6 +217,35 @@ test.describe('a long chat', () => {
       return reasons;
     };
     await expect.poll(reasonsOfList).toContain('OverflowScrolling');
+    await cdp.detach();
+  });
+
+  test('lets the browser scroll the list without waiting for the page (no blocking wheel or touch listener)', async ({ toolbar, page }) => {
+    await toolbar.start();
+    await toolbar.newChat();
+    // The list and everything above it, up to the window: a blocking listener anywhere on the way
+    // makes the browser wait for the main thread, busy with the stream, before it scrolls.
+    const cdp = await page.context().newCDPSession(page);
+    const { result } = await cdp.send('Runtime.evaluate', {
+      expression: `(() => {
+        const chain = [];
+        for (let n = document.querySelector('agentbar-toolbar').shadowRoot.querySelector('.ab-log'); n; n = n.parentNode ?? n.host) chain.push(n);
+        return [...chain, window];
+      })()`,
+    });
+    const { result: items } = await cdp.send('Runtime.getProperties', { objectId: result.objectId!, ownProperties: true });
+    let listening = 0;
+    const blocking: string[] = [];
+    for (const item of items.filter((p) => /^\d+$/.test(p.name))) {
+      const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: item.value!.objectId! });
+      for (const l of listeners.filter((l) => ['wheel', 'mousewheel', 'touchstart', 'touchmove'].includes(l.type))) {
+        listening++;
+        if (!l.passive) blocking.push(`${l.type} on ${item.value!.description}`);
+      }
+    }
+    // The list listens (a scroll the developer makes stops it following), without blocking.
+    expect(listening).toBeGreaterThan(0);
+    expect(blocking).toEqual([]);
     await cdp.detach();
   });
 

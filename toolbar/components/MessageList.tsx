@@ -313,6 +313,22 @@ export function MessageList() {
     if (sending) returnToEnd();
   }, [sending]);
 
+  // Passive listeners, not onWheel/onTouchMove (which Preact adds as blocking ones): with a blocking
+  // listener the browser waits for the main thread, busy with the stream, before each wheel or touch
+  // scroll of the list. (Only refs are read, so the first render's noteUserScroll stays right.)
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => noteUserScroll(e.deltaY < 0, e.target);
+    const onTouchMove = () => noteUserScroll();
+    el.addEventListener('wheel', onWheel, { passive: true });
+    el.addEventListener('touchmove', onTouchMove, { passive: true });
+    return () => {
+      el.removeEventListener('wheel', onWheel);
+      el.removeEventListener('touchmove', onTouchMove);
+    };
+  }, []);
+
   // Content grows without the list rendering again: a streaming message (MessageSlot), images
   // decoding, details opening, fonts loading. The observer runs in the frame, after layout and
   // before paint, so scrolling there reads no stale layout and shows the new text in that frame.
@@ -340,8 +356,6 @@ export function MessageList() {
         aria-label="Messages"
         tabIndex={0}
         onScroll={onScroll}
-        onWheel={(e) => noteUserScroll(e.deltaY < 0, e.target)}
-        onTouchMove={() => noteUserScroll()}
         // Only a press on the log itself (its scrollbar) scrolls. A click on a button in a message,
         // and the focus it moves, do not: the stream must keep following after Approve.
         onPointerDown={(e) => {
