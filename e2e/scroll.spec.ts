@@ -15,12 +15,16 @@ async function streamLongReplyTo(toolbar: Toolbar, step: number) {
   return toolbar.replies().last();
 }
 
+/** How far the message list is scrolled from its top, in px. */
+function scrollTopOf(toolbar: Toolbar): Promise<number> {
+  return toolbar.log.evaluate((el) => el.scrollTop);
+}
+
 /** The list's scrollTop when it stays there for 200 ms (no smooth scroll or fling under way), else NaN. */
 async function restingScrollTop(toolbar: Toolbar): Promise<number> {
-  const read = () => toolbar.log.evaluate((el) => el.scrollTop);
-  const before = await read();
+  const before = await scrollTopOf(toolbar);
   await new Promise((done) => setTimeout(done, 200));
-  return (await read()) === before ? before : NaN;
+  return (await scrollTopOf(toolbar)) === before ? before : NaN;
 }
 
 // Slow enough that the reply is still streaming through every step below, even on a busy machine.
@@ -31,7 +35,7 @@ test('follows a streaming reply until scrolled up, then offers a way back', asyn
   // as the end (48 px).
   const reply = await streamLongReplyTo(toolbar, 12);
   const distanceFromEnd = () => toolbar.distanceFromEnd();
-  const scrollTop = () => toolbar.log.evaluate((el) => el.scrollTop);
+  const scrollTop = () => scrollTopOf(toolbar);
 
   // Scrolling up from the keyboard (a smooth scroll in Chromium) while text keeps coming.
   await toolbar.log.focus();
@@ -57,7 +61,7 @@ test('follows a streaming reply until scrolled up, then offers a way back', asyn
 
 test('keeps a keyboard scroll up that a busy page starts late', async ({ toolbar }) => {
   const reply = await streamLongReplyTo(toolbar, 12);
-  const scrollTop = () => toolbar.log.evaluate((el) => el.scrollTop);
+  const scrollTop = () => scrollTopOf(toolbar);
 
   // A long task right after the key (a busy page, a loaded machine): the browser starts the
   // smooth scroll more than a second after it, while text keeps coming, and its first steps are
@@ -113,9 +117,9 @@ test.describe('on a touch screen', () => {
     await expect(toolbar.latestButton).toBeVisible();
     // Where the fling that follows the swipe stopped.
     await expect.poll(() => restingScrollTop(toolbar)).toBeGreaterThanOrEqual(0);
-    const where = await toolbar.log.evaluate((el) => el.scrollTop);
+    const where = await scrollTopOf(toolbar);
     await expect(reply).toContainText('Step 12 of a long plan');
-    expect(await toolbar.log.evaluate((el) => el.scrollTop)).toBe(where);
+    expect(await scrollTopOf(toolbar)).toBe(where);
   });
 });
 

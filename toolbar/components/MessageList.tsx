@@ -182,8 +182,8 @@ export function MessageList() {
   const noteUserScroll = (up = false, target: EventTarget | null = null) => {
     userScrolledAt.current = Date.now();
     const el = scroller.current;
-    // Only a move up the list will make ends the wait: none comes from the top, or when a code
-    // block in it takes the scroll.
+    // The wait ends with the list's move up, so none is started where no such move will come:
+    // at the top, or when a code block in a message takes the scroll.
     if (up && el && el.scrollTop > 0 && !isInnerScrolledDown(target, el)) upAskedAt.current = userScrolledAt.current;
   };
 
