@@ -5,6 +5,7 @@
  * numbered lists from 10 up keep their numbers, and on a touch screen the message actions show,
  * Enter starts a new line, a tap picks an element and the resize corner follows a finger.
  */
+import { seriousViolations } from './axe.ts';
 import { expect, snap, test } from './fixtures.ts';
 import type { Toolbar } from './toolbar-page.ts';
 
@@ -37,10 +38,33 @@ test('Escape closes the panel and gives focus back to the launcher', async ({ to
   await expect(toolbar.panel).toBeVisible();
 });
 
+/**
+ * Fails when a menu on the row under the message box is narrower than its chosen option needs
+ * (the row squeezed it to "A…" or "dem…").
+ */
+async function expectMenusWhole(panel: import('@playwright/test').Locator) {
+  const menus = await panel.locator('.ab-input-row select').evaluateAll((selects) =>
+    selects.map((el) => {
+      const select = el as HTMLSelectElement;
+      const shown = select.getBoundingClientRect().width;
+      select.style.flexShrink = '0';
+      const needed = select.getBoundingClientRect().width;
+      select.style.flexShrink = '';
+      return { menu: select.getAttribute('aria-label'), shown: Math.round(shown), needed: Math.round(needed) };
+    }),
+  );
+  expect(menus.length).toBeGreaterThan(0);
+  for (const m of menus) expect(m.shown, `${m.menu} menu: ${m.shown} px of the ${m.needed} it needs`).toBeGreaterThanOrEqual(m.needed);
+}
+
 test('keeps focus on the tool call after Approve or Reject, never on the page', async ({ toolbar, page }) => {
   await toolbar.start();
   await toolbar.send('read my selection');
   const card = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' });
+  // Stop beside the Agent and Mode menus, in the panel's default width: both still read whole.
+  await expect(toolbar.panel.getByRole('button', { name: 'Stop', exact: true })).toBeVisible();
+  await expect(toolbar.panel.getByRole('combobox', { name: 'Mode' })).toBeVisible();
+  await expectMenusWhole(toolbar.panel);
   await card.getByRole('button', { name: 'Approve' }).focus();
   await page.keyboard.press('Enter');
   await expect(card.locator('.ab-s-done')).toHaveText('done');
@@ -165,17 +189,43 @@ test('a grammar that cannot load leaves the code plain and whole', async ({ tool
 test.describe('while a long reply streams in another chat', () => {
   test.use({ paceMs: 40 });
 
-  test('offers its Stop in a new chat too, and that Stop ends it', async ({ toolbar }) => {
+  test('says where it works in a new chat, with a way back there and its Stop, which ends it', async ({ page, toolbar }, testInfo) => {
     await toolbar.start();
     await toolbar.newChat();
     await toolbar.send('working long');
-    await expect(toolbar.log.getByRole('article', { name: 'demo/guide, streaming' })).toContainText('Step 1 of a long plan');
+    const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
+    await expect(streaming).toContainText('Step 1 of a long plan');
+    const stopHere = toolbar.panel.getByRole('button', { name: 'Stop', exact: true });
+    await expect(stopHere).toBeVisible();
+    const notice = toolbar.panel.locator('.ab-elsewhere');
+    await expect(notice).toBeHidden();
+
     await toolbar.newChat();
-    const stopThere = toolbar.panel.getByRole('button', { name: 'Stop demo/guide in “working long”' });
-    await expect(stopThere).toHaveText('Stop other chat');
+    await expect(notice).toHaveText(/Working in working long/);
+    await expect(notice.getByText('Working in')).toHaveAttribute('title', 'demo/guide is working in “working long”');
+    await expect(stopHere).toBeHidden();
+    const stopThere = notice.getByRole('button', { name: 'Stop demo/guide in “working long”' });
+    await expect(stopThere).toHaveText('Stop');
+    // The row under the message box keeps its menus readable: none is cut short.
+    await expectMenusWhole(toolbar.panel);
+    expect(await seriousViolations(page)).toEqual([]);
+    await snap(page, testInfo, 'stop-elsewhere');
+
     await stopThere.click();
-    await expect(stopThere).toBeHidden();
+    await expect(notice).toBeHidden();
     await toolbar.chat('working long').click();
+    await expect(toolbar.log.getByRole('article', { name: 'demo/guide, stopped' })).toBeVisible();
+
+    // Open goes back to a reply streaming in another chat, and its Stop is in the row again.
+    await toolbar.newChat();
+    await toolbar.send('long again');
+    await expect(streaming).toContainText('Step 1 of a long plan');
+    await toolbar.newChat();
+    await notice.getByRole('button', { name: 'Open “long again”' }).click();
+    await expect(toolbar.activeChat).toHaveText('long again');
+    await expect(streaming).toBeVisible();
+    await expect(notice).toBeHidden();
+    await stopHere.click();
     await expect(toolbar.log.getByRole('article', { name: 'demo/guide, stopped' })).toBeVisible();
   });
 });

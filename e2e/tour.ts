@@ -200,7 +200,7 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await expect(toolbar.activeChat).toHaveText('New chat');
   const stopThere = toolbar.panel.getByRole('button', { name: 'Stop demo/guide in “Checkout redesign”' });
   await expect(stopThere).toBeVisible();
-  await camera.shoot('stop-elsewhere', 'A new chat while the agent works in another: its Stop is still here');
+  await camera.shoot('stop-elsewhere', 'A new chat while the agent works in another: a line names that chat, with Open and its Stop');
   await stopThere.click();
   await expect(stopThere).toBeHidden();
 

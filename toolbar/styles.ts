@@ -491,7 +491,9 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-chip > span { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 180px; }
 .ab-chip img { width: 18px; height: 18px; object-fit: cover; border-radius: 3px; }
 .ab-chip .ab-icon-btn { width: 18px; height: 18px; border-radius: 4px; }
-.ab-chip-static { padding-right: 7px; }
+/* No remove button on these: the text needs the chip's padding on both sides ("Clear all" touched its right edge). */
+.ab-chip-static, .ab-clear-chips { padding-right: 7px; }
+.ab-clear-chips:hover { background: var(--line-2); color: var(--fg); }
 .ab-input {
   display: flex; flex-direction: column; border: 1px solid var(--line-2); border-radius: 10px; background: var(--bg-code);
   transition: border-color 0.15s;
@@ -532,11 +534,13 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-usage-high { color: var(--warn); }
 .ab-usage-high .ab-usage-bar > span { background: var(--warn); }
 .ab-select {
-  appearance: none; -webkit-appearance: none; max-width: 150px; min-width: 0;
+  /* As wide as the chosen option, not the longest one (Chromium; elsewhere the longest): the row
+     under the message box has no room to spare, and it cut the Mode menu to "A…". */
+  appearance: none; -webkit-appearance: none; field-sizing: content; max-width: 150px; min-width: 0;
   background: transparent; border: 1px solid transparent; border-radius: 7px; color: var(--fg-2);
-  padding: 3px 20px 3px 7px; font-size: 12px; text-overflow: ellipsis;
+  padding: 3px 18px 3px 6px; font-size: 12px; text-overflow: ellipsis;
   background-image: linear-gradient(45deg, transparent 50%, var(--muted) 50%), linear-gradient(135deg, var(--muted) 50%, transparent 50%);
-  background-position: calc(100% - 11px) 52%, calc(100% - 7px) 52%;
+  background-position: calc(100% - 10px) 52%, calc(100% - 6px) 52%;
   background-size: 4px 4px; background-repeat: no-repeat;
 }
 .ab-select:hover { background-color: var(--bg-3); }
@@ -544,8 +548,18 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-select.ab-mode-on { color: var(--accent); border-color: rgba(122, 162, 255, 0.35); }
 .ab-send { width: 30px; height: 30px; border-radius: 8px; border: 0; background: var(--accent-2); color: #fff; display: inline-grid; place-items: center; }
 .ab-send:hover:not(:disabled) { background: #6d93f7; }
-.ab-stop { height: 30px; border-radius: 8px; border: 1px solid rgba(248, 113, 113, 0.5); background: transparent; color: var(--bad); display: inline-flex; align-items: center; gap: 5px; padding: 0 9px; font-size: 12px; font-weight: 600; white-space: nowrap; flex: none; }
+.ab-stop { height: 30px; border-radius: 8px; border: 1px solid rgba(248, 113, 113, 0.5); background: transparent; color: var(--bad); display: inline-flex; align-items: center; gap: 5px; padding: 0 8px; font-size: 12px; font-weight: 600; white-space: nowrap; flex: none; }
 .ab-stop:hover { background: var(--bad-bg); }
+.ab-stop.ab-stop-small { height: 24px; padding: 0 7px; border-radius: 6px; font-size: 11.5px; }
+.ab-elsewhere { display: flex; align-items: center; gap: 6px; min-width: 0; padding-left: 2px; font-size: 12px; color: var(--fg-2); }
+.ab-elsewhere .ab-tab-running { flex: none; margin-left: 0; }
+.ab-elsewhere-text { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.ab-elsewhere-text b { color: var(--fg); font-weight: 600; }
+.ab-elsewhere-open {
+  flex: none; height: 24px; padding: 0 8px; border-radius: 6px; border: 1px solid var(--line-2);
+  background: transparent; color: var(--fg-2); font-size: 11.5px; font-weight: 600;
+}
+.ab-elsewhere-open:hover { background: var(--bg-3); color: var(--fg); }
 .ab-commands {
   position: relative; list-style: none; margin: 0; padding: 3px; max-height: 168px; overflow-y: auto;
   border: 1px solid var(--line-2); border-radius: 10px; background: var(--bg-2);

@@ -20,6 +20,7 @@ import {
   selectComposerBlocker,
 } from '../selectors.ts';
 import { CommandList, useCommandSuggestions } from './CommandSuggestions.tsx';
+import { RunElsewhere } from './RunElsewhere.tsx';
 import { CloseIcon, CursorIcon, FileIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
 
 function Chips() {
@@ -286,8 +287,6 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
   const blocker = useToolbar(selectComposerBlocker);
   const connectionProblem = useToolbar(selectConnectionProblem);
   const running = useToolbar(selectRunInActiveChat);
-  const run = useToolbar((s) => s.sync.state?.run ?? null);
-  const runChatTitle = useToolbar((s) => (run ? (s.sync.state?.chats[run.chatId]?.title ?? 'another chat') : ''));
   const activeChatId = useToolbar(selectActiveChatId);
   const hasAttachments = useToolbar((s) => s.attachments.length > 0);
   const agent = useToolbar(selectComposerAgent);
@@ -325,6 +324,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
 
   return (
     <div class="ab-composer">
+      <RunElsewhere />
       <Chips />
       {agent ? <CommandList agent={agent} suggestions={commands} /> : null}
       <div class="ab-input">
@@ -394,16 +394,9 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
           <AgentSelect />
           <ModeSelect />
           <span class="ab-spacer" />
-          {run ? (
-            // Shown wherever the user is: a run in another chat blocks this one, so its Stop must be here too.
-            <button
-              type="button"
-              class="ab-stop"
-              aria-label={running ? 'Stop' : `Stop ${run.agent} in “${runChatTitle}”`}
-              title={running ? 'Stop the reply' : `${run.agent} is answering in “${runChatTitle}”: stop it`}
-              onClick={() => void actions.stopRun(run.chatId)}
-            >
-              <StopIcon size={10} /> {running ? 'Stop' : 'Stop other chat'}
+          {running && activeChatId ? (
+            <button type="button" class="ab-stop" aria-label="Stop" title="Stop the reply" onClick={() => void actions.stopRun(activeChatId)}>
+              <StopIcon size={10} /> Stop
             </button>
           ) : null}
           <button
