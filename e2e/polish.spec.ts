@@ -407,8 +407,14 @@ test('retries a failed reply, regenerates the last one, and puts a message back 
   await toolbar.send('fail on purpose');
   const failed = toolbar.log.getByRole('article', { name: 'demo/guide, failed' });
   await expect(failed).toBeVisible();
+  // Retry shows without a hover, at the start of the reply's row (not past the hidden copy button).
+  const retry = failed.getByRole('button', { name: 'Retry' });
+  await toolbar.composer.hover();
+  await expect(retry).toHaveCSS('opacity', '1');
+  await expect(failed.getByRole('button', { name: 'Copy message' })).toHaveCSS('opacity', '0');
+  expect((await retry.boundingBox())!.x - (await failed.boundingBox())!.x).toBeLessThan(2);
   // Retry sends the question again as a new message; the failed reply stays as it was.
-  await failed.getByRole('button', { name: 'Retry' }).click();
+  await retry.click();
   await expect(toolbar.userMessages).toHaveText(['fail on purpose', 'fail on purpose']);
   await expect(toolbar.log.getByRole('article', { name: 'demo/guide, failed' })).toHaveCount(2);
 

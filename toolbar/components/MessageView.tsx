@@ -231,8 +231,9 @@ function AssistantMessageView({ message, chatId, isLast }: { message: AssistantM
       {/* At the end, so reaching them from the composer never scrolls the reply away. */}
       {message.status === 'streaming' ? null : (
         <div class="ab-msg-actions">
-          <CopyMessage text={textOf(message)} />
+          {/* Retry first: it shows without a hover, and after the hidden copy button it sat past a gap. */}
           <ReplyActions message={message} chatId={chatId} isLast={isLast} />
+          <CopyMessage text={textOf(message)} />
           <MessageTime at={message.createdAt} />
         </div>
       )}
