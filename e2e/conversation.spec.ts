@@ -132,7 +132,19 @@ test('shows backend and cli tool calls as cards with their state and result', as
   // A cli tool's result is its own tool message, between the call and the agent's answer.
   const toolMessage = toolbar.log.getByRole('article', { name: 'Tool results' });
   await expect(toolMessage.getByRole('group', { name: 'Tool result system_info' })).toContainText('ok');
-  await expect(toolbar.doneReplies().last()).toContainText(`The agent runs on ${process.platform} with Node ${process.version}`);
+  const answer = toolbar.doneReplies().last();
+  await expect(answer).toContainText(`The agent runs on ${process.platform} with Node ${process.version}`);
+  // The step that only called the tool has nothing to copy or redo: no row under it (its time is in
+  // its head), so the result sits as near its call as the answer sits to the result.
+  const callStep = toolbar.log.getByRole('article').filter({ has: page.getByRole('group', { name: 'Tool call system_info' }) });
+  await expect(callStep).toHaveCount(1);
+  await expect(callStep.locator('.ab-msg-actions')).toHaveCount(0);
+  await expect(callStep.locator('.ab-msg-head time.ab-time')).toHaveCount(1);
+  const bottomOf = async (l: typeof answer) => ((b) => b.y + b.height)((await l.boundingBox())!);
+  const topOf = async (l: typeof answer) => (await l.boundingBox())!.y;
+  const afterCall = (await topOf(toolMessage)) - (await bottomOf(callStep));
+  const afterResult = (await topOf(answer)) - (await bottomOf(toolMessage));
+  expect(afterCall).toBeLessThanOrEqual(afterResult);
   await snap(page, testInfo, 'tool-cards');
 });
 

@@ -86,13 +86,26 @@ function findTrigger(messages: readonly { id: string; role: string }[], replyId:
   return null;
 }
 
+function isBroken(message: AssistantMessage): boolean {
+  return message.status === 'failed' || message.status === 'stopped' || message.status === 'interrupted';
+}
+
+/**
+ * Whether a reply offers Retry or Regenerate (rendered by `ReplyActions`).
+ *
+ * @example offersReplyAction({ ...reply, status: 'failed' }, false) // true
+ */
+export function offersReplyAction(message: AssistantMessage, isLast: boolean): boolean {
+  return isLast || isBroken(message);
+}
+
 /**
  * Retry (a reply that failed, was stopped or interrupted) and Regenerate (the last reply): the
  * question is sent again as a new message to the same agent; what came before stays as it was.
  */
 export function ReplyActions({ message, chatId, isLast }: { message: AssistantMessage; chatId: string; isLast: boolean }) {
   const { store, actions } = useServices();
-  const broken = message.status === 'failed' || message.status === 'stopped' || message.status === 'interrupted';
+  const broken = isBroken(message);
   if (!broken && !isLast) return null;
   const again = () => {
     const trigger = findTrigger(selectMessages(store.getState()), message.id);

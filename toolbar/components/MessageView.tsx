@@ -4,7 +4,7 @@ import { labelElement } from '../page/picker.ts';
 import { FileLink, ImagePreview } from './AttachmentViews.tsx';
 import { Markdown } from './Markdown.tsx';
 import { memo } from './memo.ts';
-import { Collapsible, CopyMessage, EditMessage, MessageTime, ReplyActions } from './MessageTools.tsx';
+import { Collapsible, CopyMessage, EditMessage, MessageTime, offersReplyAction, ReplyActions } from './MessageTools.tsx';
 import { ToolCallCard, ToolResultCard } from './ToolCallCard.tsx';
 
 /** A message's text parts, joined: what "Copy message" copies. */
@@ -181,6 +181,11 @@ function NoticeList({ notices }: { notices: readonly Notice[] }) {
 
 function AssistantMessageView({ message, chatId, isLast }: { message: AssistantMessage; chatId: string; isLast: boolean }) {
   const empty = message.content.length === 0;
+  // Not while it streams: joining the reply's text per token would cost every delta its length.
+  const text = message.status === 'streaming' ? '' : textOf(message);
+  // A reply with nothing to copy or redo (a step that only called a tool) keeps its time in its
+  // head: a row of its own pushed its tool's result away from the call, nearer the next reply.
+  const actionsRow = message.status !== 'streaming' && (text !== '' || offersReplyAction(message, isLast));
   return (
     <div
       class="ab-msg ab-msg-assistant"
@@ -191,6 +196,7 @@ function AssistantMessageView({ message, chatId, isLast }: { message: AssistantM
       <div class="ab-msg-head">
         <span class="ab-agent">{message.agent}</span>
         <StatusLine message={message} />
+        {message.status !== 'streaming' && !actionsRow ? <MessageTime at={message.createdAt} /> : null}
       </div>
       {message.notices && message.notices.length > 0 ? <NoticeList notices={message.notices} /> : null}
       {message.content.map((part, i) => {
@@ -229,14 +235,14 @@ function AssistantMessageView({ message, chatId, isLast }: { message: AssistantM
         <div class="ab-note">Interrupted{message.error ? `: ${message.error}` : ' (the server stopped before the answer was complete).'}</div>
       ) : null}
       {/* At the end, so reaching them from the composer never scrolls the reply away. */}
-      {message.status === 'streaming' ? null : (
+      {actionsRow ? (
         <div class="ab-msg-actions">
           {/* Retry first: it shows without a hover, and after the hidden copy button it sat past a gap. */}
           <ReplyActions message={message} chatId={chatId} isLast={isLast} />
-          <CopyMessage text={textOf(message)} />
+          <CopyMessage text={text} />
           <MessageTime at={message.createdAt} />
         </div>
-      )}
+      ) : null}
     </div>
   );
 }
