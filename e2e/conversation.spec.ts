@@ -140,10 +140,10 @@ test('shows backend and cli tool calls as cards with their state and result', as
   await expect(callStep).toHaveCount(1);
   await expect(callStep.locator('.ab-msg-actions')).toHaveCount(0);
   await expect(callStep.locator('.ab-msg-head time.ab-time')).toHaveCount(1);
-  const bottomOf = async (l: typeof answer) => ((b) => b.y + b.height)((await l.boundingBox())!);
-  const topOf = async (l: typeof answer) => (await l.boundingBox())!.y;
-  const afterCall = (await topOf(toolMessage)) - (await bottomOf(callStep));
-  const afterResult = (await topOf(answer)) - (await bottomOf(toolMessage));
+  const boxOf = async (l: typeof answer) => (await l.boundingBox())!;
+  const [callBox, resultBox, answerBox] = [await boxOf(callStep), await boxOf(toolMessage), await boxOf(answer)];
+  const afterCall = resultBox.y - (callBox.y + callBox.height);
+  const afterResult = answerBox.y - (resultBox.y + resultBox.height);
   expect(afterCall).toBeLessThanOrEqual(afterResult);
   await snap(page, testInfo, 'tool-cards');
 });

@@ -3,7 +3,9 @@
  * toolbar after an approval, sending while scrolled up jumps to the end, text over the limit is
  * never cut silently, picked elements clear at once, a scrolling code block takes focus,
  * numbered lists from 10 up keep their numbers, and on a touch screen the message actions show,
- * Enter starts a new line, a tap picks an element and the resize corner follows a finger.
+ * Enter starts a new line, a tap picks an element and the resize corner follows a finger; a reply
+ * running in another chat is named over the message box with Open and Stop, and the menus beside
+ * Stop read whole.
  */
 import { seriousViolations } from './axe.ts';
 import { expect, snap, test } from './fixtures.ts';

@@ -550,16 +550,11 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-send:hover:not(:disabled) { background: #6d93f7; }
 .ab-stop { height: 30px; border-radius: 8px; border: 1px solid rgba(248, 113, 113, 0.5); background: transparent; color: var(--bad); display: inline-flex; align-items: center; gap: 5px; padding: 0 8px; font-size: 12px; font-weight: 600; white-space: nowrap; flex: none; }
 .ab-stop:hover { background: var(--bad-bg); }
-.ab-stop.ab-stop-small { height: 24px; padding: 0 7px; border-radius: 6px; font-size: 11.5px; }
 .ab-elsewhere { display: flex; align-items: center; gap: 6px; min-width: 0; padding-left: 2px; font-size: 12px; color: var(--fg-2); }
 .ab-elsewhere .ab-tab-running { flex: none; margin-left: 0; }
 .ab-elsewhere-text { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .ab-elsewhere-text b { color: var(--fg); font-weight: 600; }
-.ab-elsewhere-open {
-  flex: none; height: 24px; padding: 0 8px; border-radius: 6px; border: 1px solid var(--line-2);
-  background: transparent; color: var(--fg-2); font-size: 11.5px; font-weight: 600;
-}
-.ab-elsewhere-open:hover { background: var(--bg-3); color: var(--fg); }
+.ab-elsewhere .ab-btn { flex: none; display: inline-flex; align-items: center; gap: 5px; height: 24px; padding: 0 8px; font-size: 11.5px; }
 .ab-commands {
   position: relative; list-style: none; margin: 0; padding: 3px; max-height: 168px; overflow-y: auto;
   border: 1px solid var(--line-2); border-radius: 10px; background: var(--bg-2);

@@ -181,11 +181,12 @@ function NoticeList({ notices }: { notices: readonly Notice[] }) {
 
 function AssistantMessageView({ message, chatId, isLast }: { message: AssistantMessage; chatId: string; isLast: boolean }) {
   const empty = message.content.length === 0;
+  const ended = message.status !== 'streaming';
   // Not while it streams: joining the reply's text per token would cost every delta its length.
-  const text = message.status === 'streaming' ? '' : textOf(message);
+  const text = ended ? textOf(message) : '';
   // A reply with nothing to copy or redo (a step that only called a tool) keeps its time in its
   // head: a row of its own pushed its tool's result away from the call, nearer the next reply.
-  const actionsRow = message.status !== 'streaming' && (text !== '' || offersReplyAction(message, isLast));
+  const actionsRow = ended && (text !== '' || offersReplyAction(message, isLast));
   return (
     <div
       class="ab-msg ab-msg-assistant"
@@ -196,7 +197,7 @@ function AssistantMessageView({ message, chatId, isLast }: { message: AssistantM
       <div class="ab-msg-head">
         <span class="ab-agent">{message.agent}</span>
         <StatusLine message={message} />
-        {message.status !== 'streaming' && !actionsRow ? <MessageTime at={message.createdAt} /> : null}
+        {ended && !actionsRow ? <MessageTime at={message.createdAt} /> : null}
       </div>
       {message.notices && message.notices.length > 0 ? <NoticeList notices={message.notices} /> : null}
       {message.content.map((part, i) => {

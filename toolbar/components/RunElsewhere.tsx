@@ -24,12 +24,12 @@ export function RunElsewhere() {
       <span class="ab-elsewhere-text" role="status" title={`${run.agent} is working in “${title}”`}>
         Working in <b>{title}</b>
       </span>
-      <button type="button" class="ab-elsewhere-open" aria-label={`Open “${title}”`} title={`Open “${title}”`} onClick={() => void actions.switchChat(run.chatId)}>
+      <button type="button" class="ab-btn" aria-label={`Open “${title}”`} title={`Open “${title}”`} onClick={() => void actions.switchChat(run.chatId)}>
         Open
       </button>
       <button
         type="button"
-        class="ab-stop ab-stop-small"
+        class="ab-btn ab-danger"
         aria-label={`Stop ${run.agent} in “${title}”`}
         title={`Stop ${run.agent} in “${title}”`}
         onClick={() => void actions.stopRun(run.chatId)}
