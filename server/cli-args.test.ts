@@ -78,10 +78,10 @@ describe('parseServeArgs: a model agent', () => {
 
 describe('parseServeArgs: ACP agents', () => {
   it('splits each --acp command like a shell, derives ids, and pairs --acp-id with the --acp before it', () => {
-    const args = parseServeArgs(['--acp', 'npx @zed-industries/claude-code-acp', '--acp', `gemini --experimental-acp --model "gemini 2"`, '--acp-id', 'me/gemini', '--cwd', '/repo']);
+    const args = parseServeArgs(['--acp', 'npx @zed-industries/claude-agent-acp', '--acp', `gemini --acp --model "gemini 2"`, '--acp-id', 'me/gemini', '--cwd', '/repo']);
     expect(args.acp).toEqual([
-      { command: 'npx', args: ['@zed-industries/claude-code-acp'], id: 'acp/claude-code' },
-      { command: 'gemini', args: ['--experimental-acp', '--model', 'gemini 2'], id: 'me/gemini' },
+      { command: 'npx', args: ['@zed-industries/claude-agent-acp'], id: 'acp/claude-agent' },
+      { command: 'gemini', args: ['--acp', '--model', 'gemini 2'], id: 'me/gemini' },
     ]);
     expect(args.cwd).toBe('/repo');
   });

@@ -32,7 +32,7 @@ export interface AcpArgs {
  * Pairs each `--acp` with the `--acp-id` that follows it (before the next `--acp`) and checks the
  * ids: the same rules for `serve` and for the commands that start a server of their own.
  *
- * @example collectAcpArgs([{ flag: 'acp', value: 'gemini --experimental-acp' }]) // [{ command: 'gemini', args: ['--experimental-acp'], id: 'acp/gemini' }]
+ * @example collectAcpArgs([{ flag: 'acp', value: 'gemini --acp' }]) // [{ command: 'gemini', args: ['--acp'], id: 'acp/gemini' }]
  */
 export function collectAcpArgs(flags: readonly { flag: 'acp' | 'acp-id'; value: string }[]): AcpArgs[] {
   const out: (AcpArgs & { named: boolean })[] = [];

@@ -539,6 +539,9 @@ describe('deriveAcpId', () => {
   it('names the agent after its program or package', () => {
     expect(deriveAcpId('npx', ['@zed-industries/claude-code-acp'])).toBe('acp/claude-code');
     expect(deriveAcpId('npx', ['-y', '@zed-industries/claude-code-acp@latest'])).toBe('acp/claude-code');
+    expect(deriveAcpId('npx', ['@zed-industries/claude-agent-acp@0.23.1'])).toBe('acp/claude-agent');
+    expect(deriveAcpId('npx', ['@zed-industries/codex-acp'])).toBe('acp/codex');
+    expect(deriveAcpId('gemini', ['--acp'])).toBe('acp/gemini');
     expect(deriveAcpId('gemini', ['--experimental-acp'])).toBe('acp/gemini');
     expect(deriveAcpId('/usr/local/bin/goose', ['acp'])).toBe('acp/goose');
     expect(deriveAcpId('node', ['./agents/my-agent.mjs'])).toBe('acp/my-agent');

@@ -22,7 +22,7 @@ export interface AcpAgentOptions {
   /** The command that starts the agent, and its arguments. */
   command: string;
   args?: readonly string[];
-  /** Agent id; by default derived from the command (`acp/claude-code`). */
+  /** Agent id; by default derived from the command (`acp/claude-agent`). */
   id?: string;
   description?: string;
   /** Where sessions start and the only folder the agent may read and write through agentbar. */
@@ -70,7 +70,7 @@ const PREVIOUS_TURN_WAIT_MS = 10_000;
  * An agent that forwards each chat to an ACP coding agent run as a child process.
  *
  * @example
- * const claude = createAcpAgent({ command: 'npx', args: ['@zed-industries/claude-code-acp'], cwd: process.cwd() });
+ * const claude = createAcpAgent({ command: 'npx', args: ['@zed-industries/claude-agent-acp'], cwd: process.cwd() });
  * await startServer({ agents: [claude] });
  */
 export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {

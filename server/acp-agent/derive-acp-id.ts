@@ -3,7 +3,7 @@ import path from 'node:path';
 /**
  * The id for a command: its program or package name, without scope and `acp` affixes.
  *
- * @example deriveAcpId('npx', ['@zed-industries/claude-code-acp']) // 'acp/claude-code'
+ * @example deriveAcpId('npx', ['@zed-industries/claude-agent-acp']) // 'acp/claude-agent'
  */
 export function deriveAcpId(command: string, args: readonly string[] = []): string {
   const runners = new Set(['npx', 'bunx', 'pnpx', 'node', 'bun', 'deno', 'uvx', 'pipx']);

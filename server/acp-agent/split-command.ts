@@ -4,7 +4,7 @@
  */
 
 /**
- * @example splitCommand(`npx @zed-industries/claude-code-acp --model "opus 4"`) // ['npx', '@zed-industries/claude-code-acp', '--model', 'opus 4']
+ * @example splitCommand(`npx @zed-industries/claude-agent-acp --model "opus 4"`) // ['npx', '@zed-industries/claude-agent-acp', '--model', 'opus 4']
  */
 export function splitCommand(line: string): string[] {
   const words: string[] = [];
