@@ -2,7 +2,7 @@
 /**
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
- * picks a script (hello, edit, long, crash, garbage, page, read PATH, write PATH, echo, recall, mode,
+ * picks a script (hello, edit, long, crash, fail, garbage, page, read PATH, write PATH, echo, recall, mode,
  * go, drift, settings, fast, notice, usage, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
  * sessions have Claude Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude
  * Code does unless started to allow it. With ACP_SCRIPT_CONFIG=1 its sessions also have config
@@ -14,7 +14,11 @@
  * - ACP_SCRIPT_LOG: a file that gets one JSON line per thing received (for assertions).
  * - ACP_SCRIPT_STATE: a folder where sessions are kept, so `session/load` works across restarts.
  * - ACP_SCRIPT_LOAD=1: advertise `loadSession`.
- * - ACP_SCRIPT_AUTH=1: list two ways to sign in and answer `session/new` with "Authentication required".
+ * - ACP_SCRIPT_AUTH=1: list two ways to sign in and answer `session/new` with "Authentication required"
+ *   (or with ACP_SCRIPT_AUTH_MESSAGE, as Gemini CLI names the key it misses).
+ * - ACP_SCRIPT_NEW_FAILS: answer `session/new` by throwing an Error with this message, which the
+ *   SDK sends as a bare "Internal error" with the message in `data.details` (as Claude Code's
+ *   adapter does when Claude Code cannot start).
  * - ACP_SCRIPT_TEXT_ONLY=1: take no images and no embedded files in prompts.
  * Plain JavaScript, so it starts fast and needs nothing but the installed SDKs.
  */
@@ -30,6 +34,8 @@ const LOG = process.env.ACP_SCRIPT_LOG;
 const STATE = process.env.ACP_SCRIPT_STATE;
 const CAN_LOAD = process.env.ACP_SCRIPT_LOAD === '1';
 const NEEDS_AUTH = process.env.ACP_SCRIPT_AUTH === '1';
+const AUTH_MESSAGE = process.env.ACP_SCRIPT_AUTH_MESSAGE;
+const NEW_FAILS = process.env.ACP_SCRIPT_NEW_FAILS;
 const TEXT_ONLY = process.env.ACP_SCRIPT_TEXT_ONLY === '1';
 const HTTP_MCP = process.env.ACP_SCRIPT_NO_HTTP_MCP !== '1';
 const CONFIG = process.env.ACP_SCRIPT_CONFIG === '1';
@@ -157,7 +163,8 @@ const app = agent({ name: 'scripted-acp-agent' })
   })
   .onRequest(methods.agent.session.new, ({ params, client }) => {
     log('session/new', params);
-    if (NEEDS_AUTH) throw RequestError.authRequired();
+    if (NEEDS_AUTH) throw AUTH_MESSAGE ? new RequestError(-32000, AUTH_MESSAGE) : RequestError.authRequired();
+    if (NEW_FAILS) throw new Error(NEW_FAILS);
     const id = `sess_${process.pid}_${sessions.size + 1}`;
     sessions.set(id, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: [], cancelled: false, mode: 'default', model: 'default', effort: 'medium' });
     saveSession(id);
@@ -298,6 +305,12 @@ const app = agent({ name: 'scripted-acp-agent' })
         await sleep(20);
         process.exit(3);
         break;
+
+      case 'fail':
+        await say('Working on it. ');
+        // As the SDK some agents are built on logs the error it answers with.
+        process.stderr.write("Error handling request {\n  code: -32603,\n  data: { details: 'Query closed before response received' }\n}\n");
+        throw new Error('Query closed before response received');
 
       case 'garbage':
         await say('About to write garbage. ');

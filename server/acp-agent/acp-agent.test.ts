@@ -185,6 +185,33 @@ describe('an ACP agent in agentbar', () => {
     expect(textOf(await reply(s))).toBe('Hello from the scripted agent.');
   });
 
+  it("says why a turn failed when the agent gives the reason only in the error's data", { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'fail');
+    const failed = await reply(s);
+    expect(failed.status).toBe('failed');
+    // Its answer says it all: not its stderr, which only logged that answer.
+    expect(failed.error).toBe('The agent failed: Internal error: Query closed before response received.');
+    expect(textOf(failed)).toBe('Working on it. ');
+    // The agent is still running, and answers the next message.
+    await send(s, 'hello');
+    expect(textOf(await reply(s))).toBe('Hello from the scripted agent.');
+    expect(new Set(s.received().filter((r) => r.kind === 'start').map((r) => r.pid)).size).toBe(1);
+  });
+
+  it('says why the agent could not start a session, not a bare "Internal error"', { timeout: 30_000 }, async () => {
+    const s = await setup({ env: { ACP_SCRIPT_NEW_FAILS: 'Claude Code process exited with code 1' } });
+    await send(s, 'hello');
+    const failed = await reply(s);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toBe('The agent failed: Internal error: Claude Code process exited with code 1.');
+    // The chat goes on: the next message tries again, and the server keeps serving.
+    await send(s, 'hello');
+    expect((await reply(s)).error).toBe('The agent failed: Internal error: Claude Code process exited with code 1.');
+    expect(s.received().filter((r) => r.kind === 'session/new')).toHaveLength(2);
+    await s.client.ok('chat.rename', { chatId: s.chatId, title: 'still serving' });
+  });
+
   it('ends a refused turn failed with a readable reason', { timeout: 30_000 }, async () => {
     const s = await setup();
     await send(s, 'refuse');
@@ -224,6 +251,14 @@ describe('an ACP agent in agentbar', () => {
     await send(s, 'hello');
     expect((await reply(s)).error).toMatch(/^acp\/scripted needs you to sign in first\./);
     expect(s.received().filter((r) => r.kind === 'session/new')).toHaveLength(2);
+  });
+
+  it('says what the agent said when it names what is missing, with the ways to sign in', { timeout: 30_000 }, async () => {
+    const s = await setup({ env: { ACP_SCRIPT_AUTH: '1', ACP_SCRIPT_AUTH_MESSAGE: 'Scripted API key is missing or not configured.' } });
+    await send(s, 'hello');
+    expect((await reply(s)).error).toBe(
+      'acp/scripted needs you to sign in first. It says: Scripted API key is missing or not configured. It offers: Log in with Scripted (Run `scripted-agent /login` in a terminal); Use SCRIPTED_API_KEY. Sign in where you run the agent yourself (its own command in a terminal, or the key it names in the environment of the agentbar server), then send again.',
+    );
   });
 
   it('keeps one session per chat', { timeout: 30_000 }, async () => {

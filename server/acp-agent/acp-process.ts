@@ -23,6 +23,7 @@ import {
   type SessionUpdate,
   type UsageUpdate,
 } from '@agentclientprotocol/sdk';
+import { describeAcpError } from './describe-acp-error.ts';
 import { readTextInside, writeTextInside } from './fs-access.ts';
 import { HeldNotices } from './held-notices.ts';
 
@@ -115,13 +116,16 @@ export class AcpProcess {
 
   /** Why the process is gone, for the user: its exit, garbage it wrote, and its last stderr. */
   async describeFailure(error: unknown): Promise<string> {
+    // An error the agent answered with comes from a live process: its answer is its account (its
+    // stderr then mostly logs that same error), and there is no exit to wait for.
+    const failed = `The agent failed: ${describeAcpError(error).replace(/[.!?]$/, '')}.`;
+    if (error instanceof RequestError && this.exitCode === undefined && this.garbage === null) return failed;
     // The exit code comes after stdout closes: wait a moment for it.
     if (this.exited && this.exitCode === undefined) await Promise.race([this.exited, new Promise((r) => setTimeout(r, 2000).unref())]);
     const tail = this.stderrTail.trim() ? ` Its last output: ${this.stderrTail.trim().split('\n').slice(-5).join(' | ')}` : '';
     if (this.garbage !== null) return `The agent wrote something that is not ACP to stdout ("${this.garbage.slice(0, 120)}"), so agentbar stopped it.${tail}`;
     if (this.exitCode !== undefined) return `The agent process exited${this.exitCode === null ? '' : ` with code ${this.exitCode}`}.${tail}`;
-    const message = error instanceof Error ? error.message : String(error);
-    return `The agent failed: ${message}.${tail}`;
+    return `${failed}${tail}`;
   }
 
   /** Whether the process is running now. */

@@ -14,6 +14,7 @@ import { AcpProcess, withTimeout } from './acp-process.ts';
 import { deriveAcpId } from './derive-acp-id.ts';
 
 export { deriveAcpId };
+import { describeAcpError } from './describe-acp-error.ts';
 import { describeAuthRequired, isAuthRequired } from './describe-auth.ts';
 import { hasModeOption, isBooleanOption, readCurrentValues, toAgentSettings } from './session-settings.ts';
 import { buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, textOfContent, toDisplay, toInput, toLocations, toPlan } from './map-acp.ts';
@@ -167,7 +168,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
         keepConfig(sessionId, latest);
         publishSettings(ctx.state, latest);
       } catch (error) {
-        log('warn', `${id} did not set ${setting} to ${wanted} in session ${sessionId}: ${describeError(error)}`);
+        log('warn', `${id} did not set ${setting} to ${wanted} in session ${sessionId}: ${describeAcpError(error)}`);
       }
     }
     showSessionValues(ctx, latest);
@@ -188,7 +189,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
         await applyModes(ctx, agent, stored, loaded?.modes, loaded?.configOptions);
         return { sessionId: stored, history: null };
       } catch (error) {
-        log('warn', `${id} could not load session ${stored}: ${describeError(error)}; starting a new one`);
+        log('warn', `${id} could not load session ${stored}: ${describeAcpError(error)}; starting a new one`);
       }
     }
     const created = await withTimeout<NewSessionResponse>(agent.request(methods.agent.session.new, { cwd, mcpServers }), startTimeoutMs, 'The agent did not start a session');
@@ -231,7 +232,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       await requestMode(agent, sessionId, wanted);
     } catch (error) {
       // The session works on in its own mode: the chat says which, rather than a mode it is not in.
-      log('warn', `${id} did not switch session ${sessionId} to mode ${wanted}: ${describeError(error)}`);
+      log('warn', `${id} did not switch session ${sessionId} to mode ${wanted}: ${describeAcpError(error)}`);
       if (modes.availableModes.some((m) => m.id === modes.currentModeId)) ctx.setMode(modes.currentModeId);
     }
   }
@@ -248,7 +249,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       try {
         await requestMode(agent, sessionId, mode);
       } catch (error) {
-        return { reject: `${id} did not change its mode: ${describeError(error)}` };
+        return { reject: `${id} did not change its mode: ${describeAcpError(error)}` };
       }
       // The user's pick is newer than a change the agent made itself before it.
       keepMode(sessionId, mode);
@@ -265,7 +266,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
         const isBoolean = isBooleanOption(configs.get(sessionId), setting) ?? state.agents.find((a) => a.id === id)?.settings?.find((s) => s.id === setting)?.type === 'boolean';
         answer = await requestSetting(agent, sessionId, setting, value, isBoolean);
       } catch (error) {
-        return { reject: `${id} did not change ${setting}: ${describeError(error)}` };
+        return { reject: `${id} did not change ${setting}: ${describeAcpError(error)}` };
       }
       if (Array.isArray(answer?.configOptions)) {
         keepConfig(sessionId, answer.configOptions);
@@ -285,8 +286,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       try {
         opened = await openSession(ctx, agent, known, init.agentCapabilities);
       } catch (error) {
-        if (isAuthRequired(error)) throw new Error(describeAuthRequired(id, init.authMethods));
-        throw error;
+        if (isAuthRequired(error)) throw new Error(describeAuthRequired(id, init.authMethods, error));
+        throw new Error(await acp.describeFailure(error));
       }
       const { sessionId, history } = opened;
       // Options the agent changed since the last turn (another followed a pick, or it moved one itself).
@@ -342,7 +343,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       } catch (error) {
         if (ctx.signal.aborted) return;
         if (turn.error) throw turn.error;
-        if (isAuthRequired(error)) throw new Error(describeAuthRequired(id, init.authMethods));
+        if (isAuthRequired(error)) throw new Error(describeAuthRequired(id, init.authMethods, error));
         throw new Error(await acp.describeFailure(error));
       }
       if (turn.error) throw turn.error;

@@ -7,6 +7,7 @@
  */
 import type { AuthMethod } from '@agentclientprotocol/sdk';
 import { truncateLine } from '../../shared/truncate.ts';
+import { describeAcpError } from './describe-acp-error.ts';
 
 /** ACP's "Authentication required" error code. */
 const AUTH_REQUIRED = -32000;
@@ -18,17 +19,21 @@ export function isAuthRequired(error: unknown): boolean {
 }
 
 /**
- * What to tell the user when the agent wants them signed in.
+ * What to tell the user when the agent wants them signed in: what the agent said, when it said
+ * more than "Authentication required" (Gemini CLI: "Gemini API key is missing or not
+ * configured."), and the ways to sign in it listed.
  *
  * @example describeAuthRequired('acp/claude-code', [{ id: 'login', name: 'Log in', description: 'Run `claude /login`' }])
  * // 'acp/claude-code needs you to sign in first. It offers: Log in (Run `claude /login`). …'
  */
-export function describeAuthRequired(agentId: string, methods: readonly AuthMethod[] | null | undefined): string {
+export function describeAuthRequired(agentId: string, methods: readonly AuthMethod[] | null | undefined, error?: unknown): string {
   const listed = (methods ?? []).slice(0, MAX_METHODS).map((m) => {
     const name = truncateLine(m.name, 80);
     const description = m.description ? truncateLine(m.description, 200) : '';
     return description ? `${name} (${description})` : name;
   });
   const offers = listed.length > 0 ? ` It offers: ${listed.join('; ')}.` : '';
-  return `${agentId} needs you to sign in first.${offers} Sign in where you run the agent yourself (its own command in a terminal, or the key it names in the environment of the agentbar server), then send again.`;
+  const said = truncateLine(describeAcpError(error ?? ''), 300).replace(/[.!?]$/, '');
+  const says = said && !/^Authentication required$/i.test(said) ? ` It says: ${said}.` : '';
+  return `${agentId} needs you to sign in first.${says}${offers} Sign in where you run the agent yourself (its own command in a terminal, or the key it names in the environment of the agentbar server), then send again.`;
 }
