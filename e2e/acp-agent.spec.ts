@@ -72,6 +72,22 @@ test('works with an ACP coding agent: approves its edit, and it reads the picked
   });
 });
 
+test("shows a command the agent ran with its output as a code block, and its result named after it", async ({ page }, testInfo) => {
+  await withScriptedAgent(page, async (toolbar) => {
+    await toolbar.send('run');
+    await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Two files.');
+    const call = toolbar.log.getByRole('group', { name: 'Tool call ls src' });
+    await expect(call.locator('.ab-s-done')).toHaveText('done');
+    // The agent fenced the output as Markdown: a code block, not the fence's backticks.
+    const output = call.locator('.ab-tool-md');
+    await expect(output.locator('.ab-code pre')).toHaveText('app.ts\nstyles.css');
+    await expect(output).not.toContainText('```');
+    await expect(toolbar.log.getByRole('group', { name: 'Tool result ls src' })).toContainText('ok');
+    expect(await seriousViolations(page)).toEqual([]);
+    await snap(page, testInfo, 'acp-command-output');
+  });
+});
+
 test("offers the agent's own commands as the user types /, from the keyboard and the mouse", async ({ page }, testInfo) => {
   await withScriptedAgent(page, async (toolbar) => {
     // The agent announces its commands once it has started; until then the box offers nothing.

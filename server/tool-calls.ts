@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import { describeIssues, ProtocolError } from '../shared/errors.ts';
 import { makeId } from '../shared/ids.ts';
-import { ToolCallPartSchema, type ClientKind, type Message, type Op, type RequestOf, type RunInfo, type ToolCallPart, type ToolCallState, type ToolMessage, type UserMessage } from '../shared/schemas.ts';
+import { ToolCallPartSchema, type ClientKind, type Message, type Op, type RequestOf, type RunInfo, type ToolCallPart, type ToolCallState, type ToolMessage, type ToolResultPart, type UserMessage } from '../shared/schemas.ts';
 import { ToolDeniedError, type AgentDefinition, type AgentTool, type ApprovalAnswer, type CallToolOptions, type ToolCallDisplay, type ToolCallHandle, type ToolCallResult } from './agent.ts';
 import type { ChatManager } from './chats.ts';
 import { describeError } from './describe-error.ts';
@@ -40,6 +40,8 @@ interface OpenCall {
   state: ToolCallState;
   input: Record<string, unknown>;
   execute: AgentTool['execute'];
+  /** Its title as the agent last gave it: the result carries it too. */
+  title: string | undefined;
   /** Whether it was sent where it runs (a call asked about midway already was). */
   started: boolean;
   /** The agent waits for the user's answer (`requestApproval`). */
@@ -119,7 +121,7 @@ export class ToolCalls {
     });
     // An agent that never awaits the call must not turn a later Stop or Reject into an unhandled rejection.
     result.catch(() => {});
-    const call: OpenCall = { run, toolCallId, toolName: options.name, runtime, messageIndex, partIndex, state: part.state, input, execute, started: false, answer: null, finish, abort };
+    const call: OpenCall = { run, toolCallId, toolName: options.name, title: part.title, runtime, messageIndex, partIndex, state: part.state, input, execute, started: false, answer: null, finish, abort };
     this.open.set(toolCallId, call);
     if (!requiresApproval) this.send(call);
     return {
@@ -151,6 +153,7 @@ export class ToolCalls {
     if (ops.length === 0) return;
     if (!this.o.chats.hasRoom(call.run.info.chatId, Buffer.byteLength(JSON.stringify(copy), 'utf8'))) return;
     if (copy.input !== undefined) call.input = copy.input as Record<string, unknown>;
+    if (typeof copy.title === 'string') call.title = copy.title;
     this.o.chats.edit(call.run.info.chatId, ops);
   }
 
@@ -358,7 +361,7 @@ export class ToolCalls {
       outcome = { output: `The result of ${call.toolName} cannot be sent as JSON: ${describeError(error)}`, isError: true };
     }
     this.open.delete(call.toolCallId);
-    let result = { type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output: outcome.output, isError: outcome.isError };
+    let result: ToolResultPart = { type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: outcome.output, isError: outcome.isError, ...(call.title ? { title: call.title } : {}) };
     const bytes = Buffer.byteLength(JSON.stringify(result), 'utf8');
     if (!this.o.chats.hasRoom(run.info.chatId, bytes)) {
       // The chat must still fit in one snapshot: the agent gets a failure it can act on instead.

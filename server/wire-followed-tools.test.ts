@@ -27,7 +27,7 @@ function reportingAgent() {
       const answer = await handle.requestApproval();
       answers.push(answer);
       if (answer.approved) {
-        handle.update({ display: [{ type: 'diff', path: '/repo/a.ts', oldText: 'a', newText: 'b' }] });
+        handle.update({ title: 'Edit a.ts, line 3', display: [{ type: 'diff', path: '/repo/a.ts', oldText: 'a', newText: 'b' }] });
         await finished.wait(ctx.signal);
         done('edited');
         await handle.result;
@@ -77,7 +77,8 @@ describe('tool calls an agent follows as they go', () => {
     await settle(server, client, watcher);
     expect(toolCallsOf(watcher.state)[0]!.state).toBe('done');
     const result = activeMessages(watcher.state).find((m): m is ToolMessage => m.role === 'tool')!;
-    expect(result.content[0]).toMatchObject({ toolCallId, output: 'edited', isError: false });
+    // The result is named as its call was last titled, so it reads as what it answers.
+    expect(result.content[0]).toEqual({ type: 'tool-result', toolCallId, toolName: 'edit', title: 'Edit a.ts, line 3', output: 'edited', isError: false });
     expect(textOf(lastMessage(watcher.state))).toBe('Done.');
     expect(r.answers).toEqual([{ approved: true }]);
     // One plan, on the reply's latest message, with its last content.

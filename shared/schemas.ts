@@ -69,9 +69,12 @@ export const ToolLocationSchema = v.object({
 });
 export type ToolLocation = v.InferOutput<typeof ToolLocationSchema>;
 
-/** What a call shows while and after it runs: text output, or a file change as old and new text. */
+/**
+ * What a call shows while and after it runs: text output (Markdown with `markdown: true`, as ACP
+ * agents write it, e.g. a command's output in a fence), or a file change as old and new text.
+ */
 export const ToolDisplaySchema = v.variant('type', [
-  v.object({ type: v.literal('text'), text: boundedString(L.maxToolDisplayChars) }),
+  v.object({ type: v.literal('text'), text: boundedString(L.maxToolDisplayChars), markdown: v.optional(v.boolean()) }),
   v.object({
     type: v.literal('diff'),
     path: boundedString(L.maxToolPathLength),
@@ -107,6 +110,8 @@ export const ToolResultPartSchema = v.object({
   toolName: v.string(),
   output: v.unknown(),
   isError: v.optional(v.boolean()),
+  // Additive (v1 extension): the call's title, so a result reads as what it answers ("ls src", not "execute").
+  title: v.optional(boundedString(L.maxTitleLength * 5)),
 });
 export type ToolResultPart = v.InferOutput<typeof ToolResultPartSchema>;
 

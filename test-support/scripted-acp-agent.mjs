@@ -2,7 +2,7 @@
 /**
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
- * picks a script (hello, edit, long, crash, fail, garbage, page, read PATH, write PATH, echo, recall, mode,
+ * picks a script (hello, edit, run, long, crash, fail, garbage, page, read PATH, write PATH, echo, recall, mode,
  * go, drift, settings, fast, notice, usage, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
  * sessions have Claude Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude
  * Code does unless started to allow it. With ACP_SCRIPT_CONFIG=1 its sessions also have config
@@ -290,6 +290,13 @@ const app = agent({ name: 'scripted-acp-agent' })
         }
         return { stopReason: 'end_turn' };
       }
+
+      case 'run':
+        // As Claude Code's adapter reports a command: titled by the command, its output as Markdown.
+        await update({ sessionUpdate: 'tool_call', toolCallId: 'run-1', title: 'ls src', kind: 'execute', status: 'pending', rawInput: { command: 'ls src' } });
+        await update({ sessionUpdate: 'tool_call_update', toolCallId: 'run-1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: '```console\napp.ts\nstyles.css\n```' } }] });
+        await say('Two files.');
+        return { stopReason: 'end_turn' };
 
       case 'long':
         for (let i = 0; i < 600; i++) {

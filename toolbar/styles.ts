@@ -423,6 +423,8 @@ export const TOOLBAR_CSS = /* css */ `
   margin: 0; padding: 6px 10px 8px; font-family: var(--mono); font-size: 11.5px; line-height: 1.45;
   white-space: pre-wrap; overflow-wrap: anywhere; color: #c9cfdb; max-height: 260px; overflow: auto;
 }
+/* An agent's Markdown (a command's output in a fence): the message's type, its code blocks as in a reply. */
+.ab-tool-md { font-family: inherit; font-size: 12.5px; white-space: normal; color: var(--fg); }
 .ab-diff-path { padding: 5px 10px 0; font-family: var(--mono); font-size: 11px; color: var(--muted); }
 .ab-diff-del { color: #fca5a5; background: rgba(248, 113, 113, 0.1); display: block; }
 .ab-diff-add { color: #86efac; background: rgba(74, 222, 128, 0.08); display: block; }

@@ -162,6 +162,16 @@ describe('an ACP agent in agentbar', () => {
     expect(textOf(activeMessages(s.client.state).find((m) => m.id === stopped.id))).toBe(ticks);
   });
 
+  it("shows a command's output as the Markdown the agent wrote, and names its result after the call", { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'run');
+    expect(textOf(await reply(s))).toBe('Two files.');
+    const call = toolCallsOf(s.client.state).find((c) => c.title === 'ls src')!;
+    expect(call).toMatchObject({ toolName: 'execute', kind: 'execute', state: 'done', display: [{ type: 'text', text: '```console\napp.ts\nstyles.css\n```', markdown: true }] });
+    const result = activeMessages(s.client.state).find((m) => m.role === 'tool')!;
+    expect(result.content[0]).toMatchObject({ toolCallId: call.toolCallId, toolName: 'execute', title: 'ls src', output: '```console\napp.ts\nstyles.css\n```' });
+  });
+
   it('fails the message with the exit code and stderr when the agent crashes, and starts it again on the next message', { timeout: 30_000 }, async () => {
     const s = await setup();
     await send(s, 'crash');

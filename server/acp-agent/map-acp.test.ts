@@ -139,6 +139,11 @@ describe('toDisplay', () => {
     expect(items[0]!.type === 'text' && items[0]!.text.length).toBeLessThanOrEqual(LIMITS.maxToolDisplayChars);
     expect(toDisplay([{ type: 'diff', path: '/a', newText: 'n' }])).toEqual([{ type: 'diff', path: '/a', oldText: null, newText: 'n' }]);
   });
+
+  it("marks the agent's text as Markdown, as ACP writes it, and what stands for other content as plain", () => {
+    expect(toDisplay([{ type: 'content', content: { type: 'text', text: '```console\nsrc\n```' } }])).toEqual([{ type: 'text', text: '```console\nsrc\n```', markdown: true }]);
+    expect(toDisplay([{ type: 'content', content: { type: 'image', data: 'AA==', mimeType: 'image/png' } }])).toEqual([{ type: 'text', text: '[image]' }]);
+  });
 });
 
 describe('splitCommand', () => {

@@ -132,7 +132,8 @@ export function toDisplay(content: readonly ToolCallContent[]): ToolDisplay[] {
       out.push({ type: 'diff', path: item.path.slice(0, LIMITS.maxToolPathLength), oldText: item.oldText == null ? null : clip(item.oldText), newText: clip(item.newText) });
     } else if (item.type === 'content') {
       const block = item.content;
-      out.push({ type: 'text', text: clip(block.type === 'text' ? block.text : `[${block.type}]`) });
+      // ACP's text is Markdown (Claude Code's adapter fences a command's output): shown as such.
+      out.push(block.type === 'text' ? { type: 'text', text: clip(block.text), markdown: true } : { type: 'text', text: `[${block.type}]` });
     } else {
       out.push({ type: 'text', text: `[terminal ${item.terminalId}]` });
     }

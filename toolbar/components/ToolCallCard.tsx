@@ -4,6 +4,7 @@ import { LIMITS } from '../../shared/limits.ts';
 import type { ToolCallPart, ToolDisplay, ToolResultPart } from '../../shared/schemas.ts';
 import { useServices } from '../context.ts';
 import { JsonView } from './JsonView.tsx';
+import { Markdown } from './Markdown.tsx';
 
 const STATE_LABELS: Record<ToolCallPart['state'], string> = {
   'awaiting-approval': 'awaiting approval',
@@ -106,6 +107,11 @@ function DisplayView({ items }: { items: readonly ToolDisplay[] }) {
       {items.map((item, i) =>
         item.type === 'diff' ? (
           <DiffView key={i} item={item} />
+        ) : item.markdown ? (
+          // Scrolls when long, so it takes focus as the plain output does (axe: scrollable-region-focusable).
+          <div key={i} class="ab-tool-output ab-tool-md" tabIndex={0}>
+            <Markdown text={item.text} />
+          </div>
         ) : (
           <pre key={i} class="ab-tool-output" tabIndex={0}>
             {item.text}
@@ -154,17 +160,21 @@ export const ToolCallCard = memo(function ToolCallCard({ part, chatId }: { part:
 
 /** A tool's result; errors stand out. */
 export const ToolResultCard = memo(function ToolResultCard({ part }: { part: ToolResultPart }) {
+  // Named as its call is: an ACP agent's tool name is its kind ("execute"), its title the command.
+  const label = part.title || part.toolName;
   return (
-    <div class={part.isError ? 'ab-tool ab-failed' : 'ab-tool'} role="group" aria-label={`Tool result ${part.toolName}`}>
+    <div class={part.isError ? 'ab-tool ab-failed' : 'ab-tool'} role="group" aria-label={`Tool result ${label}`}>
       <div class="ab-tool-head">
         <span class="ab-pill">result</span>
-        <span class="ab-tool-name">{part.toolName}</span>
+        <span class="ab-tool-name" title={part.title ? part.toolName : undefined}>
+          {label}
+        </span>
         <span class="ab-spacer" />
         <span class={`ab-pill ${part.isError ? 'ab-s-failed' : 'ab-s-done'}`}>{part.isError ? 'error' : 'ok'}</span>
       </div>
       <details open={part.isError === true}>
         <summary>Output</summary>
-        <JsonView value={part.output} label={`Output of ${part.toolName}`} />
+        <JsonView value={part.output} label={`Output of ${label}`} />
       </details>
     </div>
   );
