@@ -12,6 +12,7 @@ import path from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { LIMITS } from '../shared/limits.ts';
+import { PAGE_TOOL_DEFINITIONS } from '../shared/page-tool-definitions.ts';
 import type { AgentCommand, AgentMode, AgentSetting, State } from '../shared/schemas.ts';
 import type { AgentDefinition, AgentStateAccess } from './agent.ts';
 import { normalizeCommands } from './agent-commands.ts';
@@ -273,6 +274,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   });
   const mcp = createPageToolEndpoint({
     tools: () => dispatcher.toolDefinitions(),
+    knownTools: PAGE_TOOL_DEFINITIONS,
     call: ({ chatId, toolName, input, signal }) => {
       const target = chatId ?? store.state.activeChatId ?? 'none';
       // The toolbar of the user who started the run in this chat answers when it can.

@@ -45,12 +45,27 @@ describe('the page tools over MCP', () => {
     await mcp.close();
   });
 
+  it('lists the tools every toolbar declares before a page is open, and a call then says to open one', { timeout: 20_000 }, async () => {
+    const server = await h.start();
+    // An agent lists the tools once, as it connects: it must see them though the page opens later.
+    const mcp = await mcpClient(server);
+    const { tools } = await mcp.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['get_page_info', 'get_selected_elements', 'query_selector', 'highlight_element']);
+    expect(tools[3]!.inputSchema).toMatchObject({ type: 'object', required: ['selector'] });
+    const none = await mcp.callTool({ name: 'get_selected_elements', arguments: {} });
+    expect(none).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'No page is open with the agentbar toolbar to run get_selected_elements in: ask the developer to open their page (with the toolbar), then call it again' }],
+    });
+    // Once a page is open, it lists what that toolbar declared.
+    await h.connect(server, { kind: 'toolbar', tools: [SELECTED] });
+    expect((await mcp.listTools()).tools.map((t) => t.name)).toEqual(['get_selected_elements']);
+    await mcp.close();
+  });
+
   it('answers a call for a tool no toolbar offers with an error that says what is offered', { timeout: 20_000 }, async () => {
     const server = await h.start();
     const mcp = await mcpClient(server);
-    expect(await mcp.listTools()).toEqual({ tools: [] });
-    const none = await mcp.callTool({ name: 'get_selected_elements', arguments: {} });
-    expect(none).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^No page is open with the agentbar toolbar/) }] });
     await h.connect(server, { kind: 'toolbar', tools: [SELECTED] });
     const wrong = await mcp.callTool({ name: 'delete_everything', arguments: {} });
     expect(wrong).toMatchObject({ isError: true, content: [{ type: 'text', text: 'No page tool called delete_everything; the page offers get_selected_elements' }] });

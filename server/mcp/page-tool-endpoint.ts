@@ -12,6 +12,12 @@ import type { ToolCallResult } from '../agent.ts';
 export interface PageToolEndpointOptions {
   /** The tools connected toolbars declared now. */
   tools: () => readonly ToolDefinition[];
+  /**
+   * Listed while no toolbar is connected: the tools every toolbar declares. An MCP client lists a
+   * server's tools once, when it connects (Claude Code as its session starts), so an agent started
+   * before the page was opened would otherwise never see them. A call still needs an open page.
+   */
+  knownTools?: readonly ToolDefinition[];
   /** Runs one call in a toolbar; `chatId` is the chat the endpoint was opened for (null: the active chat). */
   call: (request: { chatId: string | null; toolName: string; input: Record<string, unknown>; signal: AbortSignal }) => Promise<ToolCallResult>;
 }
@@ -20,6 +26,11 @@ export interface PageToolEndpointOptions {
 function toMcpResult(result: ToolCallResult): CallToolResult {
   const text = typeof result.output === 'string' ? result.output : JSON.stringify(result.output ?? null);
   return { content: [{ type: 'text', text }], isError: result.isError };
+}
+
+function listTools(options: PageToolEndpointOptions): readonly ToolDefinition[] {
+  const now = options.tools();
+  return now.length > 0 ? now : (options.knownTools ?? []);
 }
 
 /**
@@ -32,7 +43,7 @@ export function createPageToolEndpoint(options: PageToolEndpointOptions): (reque
     // Stateless: a server and a transport per request, so nothing is kept between calls.
     const server = new Server({ name: 'agentbar-page', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: options.tools().map((t) => ({
+      tools: listTools(options).map((t) => ({
         name: t.name,
         description: t.description,
         inputSchema: (t.inputSchema.type === 'object' ? t.inputSchema : { type: 'object', properties: {} }) as { type: 'object'; [key: string]: unknown },
@@ -43,7 +54,7 @@ export function createPageToolEndpoint(options: PageToolEndpointOptions): (reque
       if (!options.tools().some((t) => t.name === name)) {
         const offered = options.tools().map((t) => t.name);
         return toMcpResult({
-          output: offered.length > 0 ? `No page tool called ${name}; the page offers ${offered.join(', ')}` : `No page is open with the agentbar toolbar, so there are no page tools (asked for ${name})`,
+          output: offered.length > 0 ? `No page tool called ${name}; the page offers ${offered.join(', ')}` : `No page is open with the agentbar toolbar to run ${name} in: ask the developer to open their page (with the toolbar), then call it again`,
           isError: true,
         });
       }

@@ -1,12 +1,10 @@
 import { collectBrowserMetadata } from '../page/browser-metadata.ts';
+import { GET_PAGE_INFO } from '../../shared/page-tool-definitions.ts';
 import type { ToolbarTool } from './tool-context.ts';
 
 /** `get_page_info`: where the developer is and what they see. */
 export const getPageInfoTool: ToolbarTool = {
-  name: 'get_page_info',
-  description:
-    'Returns the page the developer is looking at: url, title, viewport size, scroll position, device pixel ratio and how many elements they selected.',
-  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+  ...GET_PAGE_INFO,
   run(_input, ctx) {
     const meta = collectBrowserMetadata(ctx.window);
     return {

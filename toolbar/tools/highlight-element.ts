@@ -1,11 +1,10 @@
 import * as v from 'valibot';
 import { describeIssues } from '../../shared/errors.ts';
 import { LIMITS } from '../../shared/limits.ts';
+import { HIGHLIGHT_ELEMENT, HIGHLIGHT_MS } from '../../shared/page-tool-definitions.ts';
 import { rectOf, selectorOf } from '../page/describe-element.ts';
 import { queryPage } from './query-page.ts';
 import { toolError, type ToolbarTool } from './tool-context.ts';
-
-export const HIGHLIGHT_MS = 4000;
 
 const InputSchema = v.object({
   selector: v.pipe(v.string(), v.minLength(1, 'selector must not be empty'), v.maxLength(LIMITS.maxSelectorLength)),
@@ -13,16 +12,7 @@ const InputSchema = v.object({
 
 /** `highlight_element`: shows the developer an element by outlining it for a few seconds. */
 export const highlightElementTool: ToolbarTool = {
-  name: 'highlight_element',
-  description: `Outlines the first element matching a CSS selector for ${HIGHLIGHT_MS / 1000} seconds so the developer sees which one you mean. The page itself is not modified.`,
-  inputSchema: {
-    type: 'object',
-    properties: {
-      selector: { type: 'string', minLength: 1, maxLength: LIMITS.maxSelectorLength, description: 'A CSS selector' },
-    },
-    required: ['selector'],
-    additionalProperties: false,
-  },
+  ...HIGHLIGHT_ELEMENT,
   run(input, ctx) {
     const parsed = v.safeParse(InputSchema, input);
     if (!parsed.success) return toolError(describeIssues(parsed.issues).message);

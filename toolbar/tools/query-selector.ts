@@ -3,11 +3,10 @@ import { describeIssues } from '../../shared/errors.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import { boundedAttributes, rectOf, selectorOf } from '../page/describe-element.ts';
 import { truncateLine, truncateText } from '../../shared/truncate.ts';
+import { QUERY_DEFAULT_LIMIT, QUERY_MAX_LIMIT, QUERY_SELECTOR } from '../../shared/page-tool-definitions.ts';
 import { queryPage } from './query-page.ts';
 import { toolError, type ToolbarTool } from './tool-context.ts';
 
-export const QUERY_DEFAULT_LIMIT = 10;
-export const QUERY_MAX_LIMIT = 50;
 const TEXT_EXCERPT = 200;
 const ATTRIBUTE_VALUE_EXCERPT = 200;
 /** Attributes worth the agent's attention, in this order; others are left out of the summary. */
@@ -33,18 +32,7 @@ function summarizeAttributes(el: Element): Record<string, string> {
 
 /** `query_selector`: how many elements match, and a bounded summary of the first few. */
 export const querySelectorTool: ToolbarTool = {
-  name: 'query_selector',
-  description:
-    'Runs a CSS selector on the page and returns how many elements match plus, for the first `limit` (default 10, max 50), tag, a unique selector, a text excerpt, key attributes and the on-screen rectangle.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      selector: { type: 'string', minLength: 1, maxLength: LIMITS.maxSelectorLength, description: 'A CSS selector' },
-      limit: { type: 'integer', minimum: 1, maximum: QUERY_MAX_LIMIT, default: QUERY_DEFAULT_LIMIT },
-    },
-    required: ['selector'],
-    additionalProperties: false,
-  },
+  ...QUERY_SELECTOR,
   run(input, ctx) {
     const parsed = v.safeParse(InputSchema, input);
     if (!parsed.success) return toolError(describeIssues(parsed.issues).message);

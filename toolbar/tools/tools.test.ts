@@ -3,7 +3,7 @@ import type { SelectedElement } from '../../shared/schemas.ts';
 import { ToolDefinitionSchema } from '../../shared/schemas.ts';
 import * as v from 'valibot';
 import { createFakeDocument, type FakeElement } from '../test-dom.ts';
-import { HIGHLIGHT_MS } from './highlight-element.ts';
+import { HIGHLIGHT_MS, PAGE_TOOL_DEFINITIONS } from '../../shared/page-tool-definitions.ts';
 import { createToolRunner, listToolDefinitions, type ToolContext } from './index.ts';
 
 function setup() {
@@ -56,6 +56,8 @@ describe('tool definitions', () => {
     const defs = listToolDefinitions();
     expect(defs.map((d) => d.name)).toEqual(['get_page_info', 'get_selected_elements', 'query_selector', 'highlight_element']);
     for (const d of defs) expect(v.safeParse(ToolDefinitionSchema, d).success).toBe(true);
+    // The server lists these to agents before a page is open: the same declarations, word for word.
+    expect(defs).toEqual(PAGE_TOOL_DEFINITIONS);
   });
 });
 
