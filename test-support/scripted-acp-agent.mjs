@@ -20,8 +20,11 @@
  *   SDK sends as a bare "Internal error" with the message in `data.details` (as Claude Code's
  *   adapter does when Claude Code cannot start).
  * - ACP_SCRIPT_TEXT_ONLY=1: take no images and no embedded files in prompts.
+ * - ACP_SCRIPT_HELPER=1: start a helper process that runs until it is killed (as Claude Code's
+ *   adapter runs Claude Code), logged as `helper` with its pid.
  * Plain JavaScript, so it starts fast and needs nothing but the installed SDKs.
  */
+import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -474,5 +477,10 @@ const app = agent({ name: 'scripted-acp-agent' })
   });
 
 log('start', { argv: process.argv.slice(2), cwd: process.cwd() });
+if (process.env.ACP_SCRIPT_HELPER === '1') {
+  const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)'], { stdio: 'ignore' });
+  helper.unref();
+  log('helper', { pid: helper.pid });
+}
 const connection = app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
 connection.closed.then(() => process.exit(0));

@@ -185,6 +185,35 @@ describe('an ACP agent in agentbar', () => {
     expect(pids.size).toBe(2);
   });
 
+  it('stops what the agent started too when the server closes: the agent behind a wrapper (as npx is) and its own helper', { timeout: 30_000 }, async () => {
+    const cwd = await h.tmpDir();
+    const logFile = path.join(await h.tmpDir(), 'acp.log');
+    const wrapper = { command: 'sh', args: ['-c', `"${process.execPath}" "${SCRIPT}"; exit $?`] };
+    const agent = createAcpAgent({ id: 'acp/wrapped', ...wrapper, cwd, env: { ...process.env, ACP_SCRIPT_LOG: logFile, ACP_SCRIPT_HELPER: '1' } });
+    const server = await h.start({ agents: [agent] });
+    const client = await h.connect(server, { kind: 'cli' });
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'hello'));
+    await client.waitFor(() => client.state?.run === null && lastMessage(client.state)?.role === 'assistant', 20_000, 'the reply');
+    const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Received);
+    const pids = [logged.find((r) => r.kind === 'start')!.pid, logged.find((r) => r.kind === 'helper')!.data.pid as number];
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      expect(pids.map(alive)).toEqual([true, true]);
+      await server.close();
+      await waitUntil(() => !pids.some(alive), 'the agent and its helper to stop', 5000);
+    } finally {
+      for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
   it('stops an agent that writes garbage on stdout and says so', { timeout: 30_000 }, async () => {
     const s = await setup();
     await send(s, 'garbage');

@@ -138,8 +138,8 @@ export class AcpProcess {
     const child = this.child;
     if (!child || this.exitCode !== undefined) return;
     this.connection?.close();
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    signalTree(child, 'SIGTERM');
+    const killer = setTimeout(() => signalTree(child, 'SIGKILL'), 3000);
     killer.unref();
     await this.exited;
     clearTimeout(killer);
@@ -149,11 +149,14 @@ export class AcpProcess {
     this.stderrTail = '';
     this.garbage = null;
     this.exitCode = undefined;
-    const child = spawn(this.o.command, [...this.o.args], { cwd: this.o.cwd, env: this.o.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // A group of its own, so stopping it stops what it started too (see signalTree).
+    const child = spawn(this.o.command, [...this.o.args], { cwd: this.o.cwd, env: this.o.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'], detached: GROUPS });
     this.child = child;
     this.exited = new Promise((resolve) => {
       child.once('exit', (code) => {
         if (this.child === child) this.exitCode = code;
+        // What it started and left behind goes with it.
+        signalTree(child, 'SIGTERM');
         resolve(code);
       });
       child.once('error', () => resolve(null));
@@ -177,7 +180,7 @@ export class AcpProcess {
 
     const stdout = checkLines(Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>, (line) => {
       this.garbage = line;
-      child.kill('SIGKILL');
+      signalTree(child, 'SIGKILL');
     });
     const stream = ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, stdout);
     const root = this.o.cwd;
@@ -218,12 +221,32 @@ export class AcpProcess {
       this.o.startTimeoutMs ?? 60_000,
       `${this.o.command} did not answer initialize`,
     ).catch(async (error) => {
-      child.kill('SIGKILL');
+      signalTree(child, 'SIGKILL');
       throw new Error(await this.describeFailure(error));
     });
     this.o.log?.('info', `started ${this.o.command} (pid ${child.pid}), ACP v${init.protocolVersion}`);
     return { agent: connection.agent, init, known: new Set() };
   }
+}
+
+/** Process groups exist (not on Windows, where the child alone is signalled). */
+const GROUPS = process.platform !== 'win32';
+
+/**
+ * Signals the agent and every process it started. Agents are often started through something
+ * (`npx`, a wrapper script) and start helpers of their own (Claude Code's adapter runs Claude Code):
+ * a signal to the child alone left those running after agentbar stopped, one set per restart.
+ */
+function signalTree(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (GROUPS && child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, signal);
+      return;
+    } catch {
+      // The group is gone already; the child itself may still be there to signal.
+    }
+  }
+  child.kill(signal);
 }
 
 /** The agent sees why a file request failed (the SDK would send a bare "Internal error"). */
