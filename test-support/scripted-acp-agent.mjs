@@ -298,6 +298,9 @@ const app = agent({ name: 'scripted-acp-agent' })
         // As Claude Code's adapter reports a command: titled by the command, its output as Markdown.
         await update({ sessionUpdate: 'tool_call', toolCallId: 'run-1', title: 'ls src', kind: 'execute', status: 'pending', rawInput: { command: 'ls src' } });
         await update({ sessionUpdate: 'tool_call_update', toolCallId: 'run-1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: '```console\napp.ts\nstyles.css\n```' } }] });
+        // And titles a call to an MCP tool with the tool's full name.
+        await update({ sessionUpdate: 'tool_call', toolCallId: 'mcp-1', title: 'mcp__agentbar-page__get_page_info', kind: 'other', status: 'pending', rawInput: {} });
+        await update({ sessionUpdate: 'tool_call_update', toolCallId: 'mcp-1', status: 'completed', rawOutput: { title: 'Acme' } });
         await say('Two files.');
         return { stopReason: 'end_turn' };
 

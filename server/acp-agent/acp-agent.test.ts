@@ -170,6 +170,8 @@ describe('an ACP agent in agentbar', () => {
     expect(call).toMatchObject({ toolName: 'execute', kind: 'execute', state: 'done', display: [{ type: 'text', text: '```console\napp.ts\nstyles.css\n```', markdown: true }] });
     const result = activeMessages(s.client.state).find((m) => m.role === 'tool')!;
     expect(result.content[0]).toMatchObject({ toolCallId: call.toolCallId, toolName: 'execute', title: 'ls src', output: '```console\napp.ts\nstyles.css\n```' });
+    // Claude Code titles an MCP call mcp__<server>__<tool>: the tool's name comes first.
+    expect(toolCallsOf(s.client.state).map((c) => c.title)).toEqual(['ls src', 'get_page_info (agentbar-page)']);
   });
 
   it('fails the message with the exit code and stderr when the agent crashes, and starts it again on the next message', { timeout: 30_000 }, async () => {

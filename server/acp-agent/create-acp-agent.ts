@@ -17,7 +17,7 @@ export { deriveAcpId };
 import { describeAcpError } from './describe-acp-error.ts';
 import { describeAuthRequired, isAuthRequired } from './describe-auth.ts';
 import { hasModeOption, isBooleanOption, readCurrentValues, toAgentSettings } from './session-settings.ts';
-import { buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, textOfContent, toDisplay, toInput, toLocations, toPlan } from './map-acp.ts';
+import { buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, textOfContent, toDisplay, toInput, toLocations, toPlan, toTitle } from './map-acp.ts';
 
 export interface AcpAgentOptions {
   /** The command that starts the agent, and its arguments. */
@@ -488,7 +488,7 @@ class AcpTurn {
       requiresApproval,
       ...(alwaysOffered ? { alwaysOffered } : {}),
       ...(input ? { input } : {}),
-      ...(call.title ? { title: call.title } : {}),
+      ...(call.title ? { title: toTitle(call.title) } : {}),
       ...(call.kind ? { kind: call.kind } : {}),
       ...(call.locations?.length ? { locations: toLocations(call.locations) } : {}),
       ...(call.content?.length ? { display: toDisplay(call.content) } : {}),
@@ -504,7 +504,7 @@ class AcpTurn {
     const entry = this.calls.get(update.toolCallId)!;
     const input = toInput(update.rawInput);
     entry.handle.update({
-      ...(update.title ? { title: update.title } : {}),
+      ...(update.title ? { title: toTitle(update.title) } : {}),
       ...(update.kind ? { kind: update.kind } : {}),
       ...(update.locations ? { locations: toLocations(update.locations) } : {}),
       ...(update.content ? { display: toDisplay(update.content) } : {}),

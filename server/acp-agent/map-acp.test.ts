@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../shared/limits.ts';
 import type { Message, UserMessage } from '../../shared/schemas.ts';
-import { buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, MAX_HISTORY_CHARS, toDisplay } from './map-acp.ts';
+import { buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, MAX_HISTORY_CHARS, toDisplay, toTitle } from './map-acp.ts';
 import { splitCommand } from './split-command.ts';
 
 const PNG = `data:image/png;base64,${Buffer.from('png-bytes').toString('base64')}`;
@@ -128,6 +128,15 @@ describe('chooseOption', () => {
     expect(chooseOption(all, { approved: false, always: true })).toEqual({ outcome: 'selected', optionId: 'ra' });
     expect(chooseOption([all[1]!], { approved: true })).toEqual({ outcome: 'selected', optionId: 'aa' });
     expect(chooseOption([all[0]!], { approved: false })).toEqual({ outcome: 'cancelled' });
+  });
+});
+
+describe('toTitle', () => {
+  it("puts an MCP tool's name before its server's, and leaves other titles as they are", () => {
+    expect(toTitle('mcp__agentbar-page__get_page_info')).toBe('get_page_info (agentbar-page)');
+    expect(toTitle('mcp__my_server__run__twice')).toBe('run__twice (my_server)');
+    expect(toTitle('ls src')).toBe('ls src');
+    expect(toTitle('mcp__nothing')).toBe('mcp__nothing');
   });
 });
 

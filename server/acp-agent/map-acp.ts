@@ -124,6 +124,17 @@ function clip(text: string, max = LIMITS.maxToolDisplayChars): string {
   return truncateText(text, max, '\n… (clipped)');
 }
 
+/**
+ * A call's title as it reads best. Claude Code titles a call to an MCP tool with the tool's full
+ * name, `mcp__<server>__<tool>`, which cut to the card's width showed only the server's name.
+ *
+ * @example toTitle('mcp__agentbar-page__get_page_info') // 'get_page_info (agentbar-page)'
+ */
+export function toTitle(title: string): string {
+  const match = /^mcp__(.+?)__(.+)$/.exec(title);
+  return match ? `${match[2]} (${match[1]})` : title;
+}
+
 /** An ACP tool call's content as what agentbar shows. */
 export function toDisplay(content: readonly ToolCallContent[]): ToolDisplay[] {
   const out: ToolDisplay[] = [];
