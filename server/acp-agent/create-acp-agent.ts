@@ -12,9 +12,9 @@ import { describeError } from '../describe-error.ts';
 import { HOOK_TIMEOUT_MS } from '../requests.ts';
 import { AcpProcess, withTimeout } from './acp-process.ts';
 import { deriveAcpId } from './derive-acp-id.ts';
+import { describeAcpError } from './describe-acp-error.ts';
 
 export { deriveAcpId };
-import { describeAcpError } from './describe-acp-error.ts';
 import { describeAuthRequired, isAuthRequired } from './describe-auth.ts';
 import { hasModeOption, isBooleanOption, readCurrentValues, toAgentSettings } from './session-settings.ts';
 import { buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, textOfContent, toDisplay, toInput, toLocations, toPlan, toTitle } from './map-acp.ts';

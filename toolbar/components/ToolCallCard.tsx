@@ -122,18 +122,29 @@ function DisplayView({ items }: { items: readonly ToolDisplay[] }) {
   );
 }
 
+/** What a call, or its result, is called: the agent's title (an ACP agent names its tools by kind), else the tool's name. */
+function labelOf(part: { title?: string | undefined; toolName: string }): string {
+  return part.title || part.toolName;
+}
+
+/** The label in a card's head; under a title, the tool's own name is in its tooltip. */
+function ToolName({ part }: { part: { title?: string | undefined; toolName: string } }) {
+  return (
+    <span class="ab-tool-name" title={part.title ? part.toolName : undefined}>
+      {labelOf(part)}
+    </span>
+  );
+}
+
 /** A tool call: name (or title), where it runs, its state, its files, its input; Approve / Reject while it waits. */
 export const ToolCallCard = memo(function ToolCallCard({ part, chatId }: { part: ToolCallPart; chatId: string }) {
   const awaiting = part.state === 'awaiting-approval';
   const cls = `ab-tool${awaiting ? ' ab-awaiting' : ''}${part.state === 'failed' || part.state === 'denied' ? ' ab-failed' : ''}`;
-  const label = part.title || part.toolName;
   const card = useRef<HTMLDivElement>(null);
   return (
-    <div class={cls} role="group" aria-label={`Tool call ${label}`} tabIndex={-1} ref={card}>
+    <div class={cls} role="group" aria-label={`Tool call ${labelOf(part)}`} tabIndex={-1} ref={card}>
       <div class="ab-tool-head">
-        <span class="ab-tool-name" title={part.title ? part.toolName : undefined}>
-          {label}
-        </span>
+        <ToolName part={part} />
         {part.kind ? <span class="ab-pill">{part.kind}</span> : null}
         <span class="ab-pill" title="Where the tool runs">
           {part.runtime}
@@ -160,15 +171,12 @@ export const ToolCallCard = memo(function ToolCallCard({ part, chatId }: { part:
 
 /** A tool's result; errors stand out. */
 export const ToolResultCard = memo(function ToolResultCard({ part }: { part: ToolResultPart }) {
-  // Named as its call is: an ACP agent's tool name is its kind ("execute"), its title the command.
-  const label = part.title || part.toolName;
+  const label = labelOf(part);
   return (
     <div class={part.isError ? 'ab-tool ab-failed' : 'ab-tool'} role="group" aria-label={`Tool result ${label}`}>
       <div class="ab-tool-head">
         <span class="ab-pill">result</span>
-        <span class="ab-tool-name" title={part.title ? part.toolName : undefined}>
-          {label}
-        </span>
+        <ToolName part={part} />
         <span class="ab-spacer" />
         <span class={`ab-pill ${part.isError ? 'ab-s-failed' : 'ab-s-done'}`}>{part.isError ? 'error' : 'ok'}</span>
       </div>
