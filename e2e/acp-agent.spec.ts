@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seriousViolations } from './axe.ts';
 import { DemoServer } from './demo-server.ts';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, snap, test, Toolbar } from './fixtures.ts';
 
 const SCRIPT = fileURLToPath(new URL('../test-support/scripted-acp-agent.mjs', import.meta.url));
@@ -184,6 +184,17 @@ test("shows the agent's modes beside it: a pick reaches the session, a refusal p
   });
 });
 
+/** How many pixels narrower a menu is than its chosen option needs: more than 0 reads "Default (rec…". */
+function widthCut(menu: Locator): Promise<number> {
+  return menu.evaluate((el: HTMLElement) => {
+    const shown = el.getBoundingClientRect().width;
+    el.style.maxWidth = 'none';
+    const whole = el.getBoundingClientRect().width;
+    el.style.maxWidth = '';
+    return whole - shown;
+  });
+}
+
 test("shows the agent's settings beside it (model, thinking, its mode among them): a pick reaches the session, a refusal puts it back, the agent's own change shows", async ({ page }, testInfo) => {
   await withScriptedAgent(
     page,
@@ -283,6 +294,10 @@ test("shows how full the agent's context is beside its settings, and what the se
       await toolbar.send('usage');
       await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('That took a lot of reading.');
       await expect(meter).toHaveText('150k/200k · $0.42');
+      // The menus beside it show their whole choice ("Default (recommended)"), not "Default (rec…".
+      const model = toolbar.panel.getByRole('combobox', { name: 'Model' });
+      await expect(model).toHaveValue('default');
+      expect(await widthCut(model)).toBeLessThan(1);
       await expect(meter).toHaveAttribute('aria-valuenow', '75');
       await expect(meter).toHaveAttribute('aria-valuetext', '150,000 of 200,000 tokens of context used (75%); the session has cost $0.42');
       await expect(meter).not.toHaveClass(/ab-usage-high/);
@@ -306,6 +321,9 @@ test("shows how full the agent's context is beside its settings, and what the se
         const box = await meter.boundingBox();
         return box ? box.x + box.width : Infinity;
       }).toBeLessThanOrEqual(360);
+      // The row wraps rather than cutting a menu, inside the panel too.
+      expect(await widthCut(model)).toBeLessThan(1);
+      expect(await model.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(360);
       await snap(page, testInfo, 'acp-context-usage-phone');
     },
     { ACP_SCRIPT_CONFIG: '1' },

@@ -509,7 +509,9 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-input textarea::placeholder { color: #6b6f7a; }
 .ab-input-row { display: flex; align-items: center; gap: 2px; padding: 2px 4px 4px; }
 .ab-settings-row { display: flex; flex-wrap: wrap; align-items: center; gap: 2px; padding: 0 4px; }
-.ab-settings-row .ab-select { max-width: calc((100% - 4px) / 3); }
+/* Each menu as wide as its choice, up to the whole row: the row wraps before a menu is cut, so a
+   coding agent's "Default (recommended)" model reads whole beside its mode and effort. */
+.ab-settings-row .ab-select { max-width: 100%; }
 .ab-switch {
   display: inline-flex; align-items: center; gap: 6px; min-width: 0; max-width: 100%;
   padding: 3px 7px; border-radius: 7px; color: var(--fg-2); font-size: 12px; cursor: pointer;
