@@ -3,7 +3,7 @@
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
  * picks a script (hello, edit, run, long, crash, fail, garbage, page, read PATH, write PATH, echo, recall, mode,
- * go, drift, settings, fast, notice, usage, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
+ * go, drift, settings, fast, notice, usage, bad-update, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
  * sessions have Claude Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude
  * Code does unless started to allow it. With ACP_SCRIPT_CONFIG=1 its sessions also have config
  * options (mode, model, effort), as Claude Code's newer adapter answers: it refuses the model
@@ -432,6 +432,16 @@ const app = agent({ name: 'scripted-acp-agent' })
         await update({ sessionUpdate: 'usage_update', used: 150_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } });
         await say('That took a lot of reading.');
         setTimeout(() => void update({ sessionUpdate: 'usage_update', used: 30_000, size: 200_000, cost: { amount: 0.45, currency: 'USD' } }).then(() => log('sent later usage', { sessionId })), 0);
+        return { stopReason: 'end_turn' };
+
+      case 'bad-update':
+        // Mid-sentence, a usage update ACP's schema refuses (Claude Code's adapter sends `used: null`
+        // when the API's usage lacks the cache counts): the client's SDK complains on stderr.
+        await say('First half of the line, ');
+        // Time for the client to show the first half, as a model's pause between tokens gives it.
+        await sleep(300);
+        await update({ sessionUpdate: 'usage_update', used: null, size: 200_000 });
+        await say('second half.');
         return { stopReason: 'end_turn' };
 
       case 'fast':

@@ -74,7 +74,8 @@ export async function attachOrEmbed(options: { dataDir: string; flags: AgentFlag
       write(`${options.name}: a server is already running on ${options.dataDir}, with its own agents; ${flags.join(' and ')} ${flags.length === 1 ? 'applies' : 'apply'} only to a server this command starts. Restart \`agentbar serve\` with them, or pass --data-dir with another folder.`);
     }
   } else {
-    const { agents } = await buildAgents(options.flags, options.dataDir);
+    // An agent's warnings as notes of this command; that it started is no news here.
+    const { agents } = await buildAgents(options.flags, options.dataDir, (agentId, level, message) => level !== 'info' && write(`[agentbar ${agentId}] ${message}`));
     // Quiet: this process's output is the conversation. Problems still reach stderr (or `log`).
     server = await startServer({ agents, dataDir: options.dataDir, port: 0, log: (level, message) => level !== 'info' && write(`[agentbar] ${message}`) });
     info = { url: server.url, http: server.httpUrl, token: server.token };

@@ -8,6 +8,12 @@ import type { AgentDefinition } from '../agent.ts';
 import type { AcpArgs, ModelArgs } from '../cli-args.ts';
 import { createDemoAgents } from '../demo-agents.ts';
 
+/** Where the agents' own lines go (an ACP agent started, a model endpoint that does not answer). */
+export type AgentLog = (agentId: string, level: 'info' | 'warn' | 'error', message: string) => void;
+
+/** `agentbar serve`'s terminal: every line, each naming its agent. */
+const logToStderr: AgentLog = (agentId, level, message) => console.error(`[agentbar ${agentId}] ${level}: ${message}`);
+
 export interface AgentFlags {
   model: ModelArgs | null;
   acp: readonly AcpArgs[];
@@ -17,11 +23,11 @@ export interface AgentFlags {
 
 /**
  * `checks` look at what the agents need (the model endpoint, the ACP programs) and log what they
- * find: `agentbar serve` runs them once it listens.
+ * find: `agentbar serve` runs them once it listens. `log` gets the agents' own lines (default: stderr).
  *
  * @example const { agents, summary, checks } = await buildAgents({ model: null, acp: [], cwd: undefined }, dataDir);
  */
-export async function buildAgents(flags: AgentFlags, dataDir: string): Promise<{ agents: AgentDefinition[]; summary: string[]; checks: (() => Promise<void>)[] }> {
+export async function buildAgents(flags: AgentFlags, dataDir: string, agentLog: AgentLog = logToStderr): Promise<{ agents: AgentDefinition[]; summary: string[]; checks: (() => Promise<void>)[] }> {
   // AGENTBAR_DEMO_PACE_MS lets tests and demos stream the demo replies faster or slower.
   const pace = process.env.AGENTBAR_DEMO_PACE_MS;
   const agents: AgentDefinition[] = [];
@@ -35,7 +41,7 @@ export async function buildAgents(flags: AgentFlags, dataDir: string): Promise<{
     const { createAcpAgent } = await import('../acp-agent/create-acp-agent.ts');
     const { findCommand } = await import('../acp-agent/find-command.ts');
     for (const a of flags.acp) {
-      const log = (level: 'info' | 'warn' | 'error', message: string) => console.error(`[agentbar ${a.id}] ${level}: ${message}`);
+      const log = (level: 'info' | 'warn' | 'error', message: string) => agentLog(a.id, level, message);
       agents.push(createAcpAgent({ id: a.id, command: a.command, args: a.args, cwd, log }));
       summary.push(`ACP agent:       ${a.id} → ${[a.command, ...a.args].join(' ')} (in ${cwd}; started on its first message)`);
       // Started on the first message only, so a misspelt or missing program would otherwise show then.
@@ -48,7 +54,8 @@ export async function buildAgents(flags: AgentFlags, dataDir: string): Promise<{
   }
   if (flags.model) {
     const { createModelAgentFromArgs } = await import('../model-agent/from-args.ts');
-    const made = createModelAgentFromArgs(flags.model, path.resolve(dataDir));
+    const id = flags.model.agentId;
+    const made = createModelAgentFromArgs(flags.model, path.resolve(dataDir), process.env, (level, message) => agentLog(id, level, message));
     agents.push(made.agent);
     summary.push(`Model agent:     ${made.summary}`);
     checks.push(made.checkEndpoint);

@@ -12,6 +12,7 @@ import { findClosest } from '../closest-word.ts';
 import { attachOrEmbed, type Attached } from './attach.ts';
 import { CliError, openSession, runTurn, type Approver, type TurnOutput, type TurnResult } from './chat-turn.ts';
 import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
+import { routeConsoleTo } from './route-console.ts';
 import { AttachmentError, readAttachments, type Attachment } from '../terminal/read-attachment.ts';
 import { stripTerminalControls } from '../terminal/terminal-text.ts';
 
@@ -149,6 +150,7 @@ export async function runChat(argv: string[]): Promise<number> {
   } catch (error) {
     throw new CliError(`Cannot reach the agent server: ${(error as Error).message}`);
   }
+  const restoreConsole = routeConsoleTo(out.note);
   try {
     const state = attached.client.getSnapshot().state!;
     // With no -a, the one agent given by --model or --acp is the one meant (when it is served).
@@ -199,5 +201,6 @@ export async function runChat(argv: string[]): Promise<number> {
     return exitCode(last);
   } finally {
     await attached.close();
+    restoreConsole();
   }
 }

@@ -256,6 +256,27 @@ describe('with no server running (the command starts its own)', () => {
     expect(piped.stderr).toMatch(/^\[tool get_selected_elements/);
   }, 30_000);
 
+  it("puts what the ACP SDK prints about an update it could not read on a line of its own, and keeps the agent's start out of the chat", async () => {
+    const dir = await h.tmpDir();
+    const cwd = await h.tmpDir();
+    const log = path.join(dir, 'out.log');
+    const fd = openSync(log, 'w');
+    try {
+      const args = ['chat', '-a', 'acp/scripted', '-m', 'bad-update', '--data-dir', dir, '--acp', `node ${path.join(ROOT, 'test-support', 'scripted-acp-agent.mjs')} ${cwd}`, '--acp-id', 'acp/scripted', '--cwd', cwd];
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, AGENTBAR_DATA_DIR: '' }, stdio: ['ignore', fd, fd] });
+      children.add(child);
+      expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    } finally {
+      closeSync(fd);
+    }
+    const lines = (await readFile(log, 'utf8')).split('\n');
+    // The SDK's console.error once ran on from "First half of the line, " as one line.
+    expect(lines.slice(0, 3)).toEqual(['First half of the line, ', "Error handling notification { method: 'session/update', code: -32602, message: 'Invalid params' }", 'second half.']);
+    expect(lines[3]).toMatch(/^✓ done · /);
+    // "[agentbar acp/scripted] info: started node (pid …)" is no news in a chat.
+    expect(lines.join('\n')).not.toContain('started node');
+  }, 30_000);
+
   it('talks to an ACP agent given with --acp, approves its permission request with --yes, and leaves no process behind', async () => {
     const dir = await h.tmpDir();
     const cwd = await h.tmpDir();

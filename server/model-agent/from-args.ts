@@ -15,13 +15,17 @@ import { createModelAgent } from './create-model-agent.ts';
  *
  * @example const { agent, summary, checkEndpoint } = createModelAgentFromArgs(args.model, dataDir);
  */
-export function createModelAgentFromArgs(args: ModelArgs, dataDir: string, env: NodeJS.ProcessEnv = process.env): { agent: AgentDefinition; summary: string; checkEndpoint: () => Promise<void> } {
+export function createModelAgentFromArgs(
+  args: ModelArgs,
+  dataDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+  log: (level: 'info' | 'warn' | 'error', message: string) => void = (level, message) => console.error(`[agentbar ${args.agentId}] ${level}: ${message}`),
+): { agent: AgentDefinition; summary: string; checkEndpoint: () => Promise<void> } {
   const apiKey = env[args.apiKeyEnv] || undefined;
   // Token counts are asked for only with a window to measure them against: a server that does not
   // know stream_options could refuse every request for it.
   const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL: args.baseUrl, ...(apiKey ? { apiKey } : {}), ...(args.contextWindow ? { includeUsage: true } : {}) });
   const skillsDir = path.resolve(args.skillsDir ?? path.join(dataDir, 'skills'));
-  const log = (level: 'info' | 'warn' | 'error', message: string) => console.error(`[agentbar ${args.agentId}] ${level}: ${message}`);
   const agent = createModelAgent({
     id: args.agentId,
     description: `${args.name} at ${args.baseUrl}`,
