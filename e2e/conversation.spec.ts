@@ -176,6 +176,11 @@ test('asks approval for a toolbar tool: Approve runs it, Reject sends the reason
   await expect(card).toContainText('toolbar');
   await expect(card.locator('.ab-s-awaiting-approval')).toHaveText('awaiting approval');
   await expect(card.getByRole('button', { name: 'Approve' })).toBeVisible();
+  // The reply that asks is the last message, but the turn is not over: nothing to ask again yet.
+  const asking = toolbar.log.getByRole('article').filter({ has: page.getByRole('group', { name: 'Tool call get_selected_elements' }) });
+  await asking.hover();
+  await expect(asking.getByRole('button', { name: 'Copy message' })).toBeVisible();
+  await expect(asking.getByRole('button', { name: /Regenerate|Retry/ })).toHaveCount(0);
   await snap(page, testInfo, 'approval-awaiting');
 
   await card.getByRole('button', { name: 'Approve' }).click();
@@ -183,6 +188,7 @@ test('asks approval for a toolbar tool: Approve runs it, Reject sends the reason
   await expect(card.getByRole('button', { name: 'Approve' })).toBeHidden();
   await expect(toolbar.userMessages.last()).toHaveText('Approved the tool call');
   await expect(toolbar.doneReplies().last()).toContainText('No elements are selected. Press Pick elements');
+  await expect(toolbar.log.getByRole('button', { name: 'Regenerate' })).toHaveCount(1);
   // Clicking Approve is not a scroll: the list followed the result and the reply to their end.
   await expect.poll(() => toolbar.distanceFromEnd()).toBeLessThan(2);
   await expect(toolbar.latestButton).toBeHidden();

@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { AssistantMessage, UserMessage } from '../../shared/schemas.ts';
-import { useServices } from '../context.ts';
-import { selectMessages } from '../selectors.ts';
+import { useServices, useToolbar } from '../context.ts';
+import { selectMessages, selectRunInActiveChat } from '../selectors.ts';
 import { focusComposer } from './Composer.tsx';
 import { CheckIcon, CopyIcon, PencilIcon } from './icons.tsx';
 import { formatDay, formatFullDate, formatTime } from '../formatters.ts';
@@ -105,8 +105,11 @@ export function offersReplyAction(message: AssistantMessage, isLast: boolean): b
  */
 export function ReplyActions({ message, chatId, isLast }: { message: AssistantMessage; chatId: string; isLast: boolean }) {
   const { store, actions } = useServices();
+  // While the agent works here (its tool call waiting for an answer, say), the last reply is not
+  // the end of the turn, and asking again would only be refused.
+  const running = useToolbar(selectRunInActiveChat);
   const broken = isBroken(message);
-  if (!broken && !isLast) return null;
+  if (running || (!broken && !isLast)) return null;
   const again = () => {
     const trigger = findTrigger(selectMessages(store.getState()), message.id);
     if (trigger) void actions.resend(chatId, trigger, message.agent);
