@@ -45,12 +45,14 @@ test('works with an ACP coding agent: approves its edit, and it reads the picked
     await expect(read.locator('.ab-s-done')).toHaveText('done');
     await expect(read.getByRole('list', { name: 'Files' })).toHaveText(path.join(cwd, 'notes.txt'));
     const edit = toolbar.log.getByRole('group', { name: 'Tool call Edit notes.txt' });
-    await expect(edit.getByRole('button', { name: 'Approve', exact: true })).toBeVisible();
-    await expect(edit.getByRole('button', { name: 'Always allow' })).toBeVisible();
+    // The buttons say what the agent calls its answers (Claude Code's words).
+    await expect(edit.getByRole('button', { name: 'Allow', exact: true })).toBeVisible();
+    await expect(edit.getByRole('button', { name: 'Always Allow' })).toBeVisible();
+    await expect(edit.getByRole('button', { name: 'Reject' })).toBeVisible();
     await expect(toolbar.log.getByRole('group', { name: 'Plan, 1 of 2 done' })).toBeVisible();
     await snap(page, testInfo, 'acp-permission');
 
-    await edit.getByRole('button', { name: 'Approve', exact: true }).click();
+    await edit.getByRole('button', { name: 'Allow', exact: true }).click();
     await expect(edit.locator('.ab-s-done')).toHaveText('done');
     const diff = edit.getByRole('group', { name: `Changes to ${path.join(cwd, 'notes.txt')}` });
     await expect(diff.locator('.ab-diff-del')).toHaveText('- old line');
@@ -69,6 +71,32 @@ test('works with an ACP coding agent: approves its edit, and it reads the picked
     await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('#page-title');
     await expect(toolbar.log.getByRole('group', { name: 'Tool call Look at the picked elements' }).locator('.ab-s-done')).toHaveText('done');
     await snap(page, testInfo, 'acp-page-tools');
+  });
+});
+
+test("words the approval's buttons as the agent words its answers: Codex's \"always\" is for one command", async ({ page }, testInfo) => {
+  await withScriptedAgent(page, async (toolbar) => {
+    await toolbar.send('npm-test');
+    const call = toolbar.log.getByRole('group', { name: 'Tool call npm test' });
+    const once = call.getByRole('button', { name: 'Yes, proceed' });
+    const always = call.getByRole('button', { name: "Yes, and don't ask again for commands that start with `npm test`" });
+    const no = call.getByRole('button', { name: 'No, and tell Codex what to do differently' });
+    await expect(once).toBeVisible();
+    await expect(always).toBeVisible();
+    await expect(no).toBeVisible();
+    await expect(call.getByRole('textbox', { name: 'Reason' })).toHaveAttribute('placeholder', 'Reason (optional, sent if you say no)');
+    // A sentence wraps inside the card; nothing runs past the panel.
+    const panel = (await toolbar.panel.boundingBox())!;
+    for (const button of [once, always, no]) {
+      const box = (await button.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width);
+    }
+    await snap(page, testInfo, 'acp-approval-words');
+    expect(await seriousViolations(page)).toEqual([]);
+    await always.click();
+    // The agent got the option that button names.
+    await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Tests passed (approved-execpolicy-amendment).');
+    await expect(call.locator('.ab-s-done')).toHaveText('done');
   });
 });
 

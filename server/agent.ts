@@ -3,6 +3,7 @@
  */
 import type {
   AgentCommand,
+  ApprovalLabels,
   AgentInfo,
   AgentMode,
   AgentSetting,
@@ -107,6 +108,8 @@ export interface CallToolOptions extends ToolCallDisplay {
   execute?: AgentTool['execute'];
   /** The agent also accepts "always" answers (`tool.approve` with `always: true`). */
   alwaysOffered?: boolean;
+  /** The agent's words for its answers, shown on the approval's buttons (see `ApprovalLabels`). */
+  approvalLabels?: ApprovalLabels;
 }
 
 export interface ToolCallResult {
@@ -133,7 +136,7 @@ export interface ToolCallHandle {
    * Asks the user (Approve / Reject) now, or returns the answer already asked for with
    * `requiresApproval`. A rejection also ends the call `denied`. Rejects when the run stops.
    */
-  requestApproval(options?: { alwaysOffered?: boolean }): Promise<ApprovalAnswer>;
+  requestApproval(options?: { alwaysOffered?: boolean; labels?: ApprovalLabels }): Promise<ApprovalAnswer>;
 }
 
 /** Text can be given whole or streamed. */

@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import { describeIssues, ProtocolError } from '../shared/errors.ts';
 import { makeId } from '../shared/ids.ts';
-import { ToolCallPartSchema, type ClientKind, type Message, type Op, type RequestOf, type RunInfo, type ToolCallPart, type ToolCallState, type ToolMessage, type ToolResultPart, type UserMessage } from '../shared/schemas.ts';
+import { ApprovalLabelsSchema, ToolCallPartSchema, type ApprovalLabels, type ClientKind, type Message, type Op, type RequestOf, type RunInfo, type ToolCallPart, type ToolCallState, type ToolMessage, type ToolResultPart, type UserMessage } from '../shared/schemas.ts';
 import { ToolDeniedError, type AgentDefinition, type AgentTool, type ApprovalAnswer, type CallToolOptions, type ToolCallDisplay, type ToolCallHandle, type ToolCallResult } from './agent.ts';
 import type { ChatManager } from './chats.ts';
 import { describeError } from './describe-error.ts';
@@ -109,6 +109,7 @@ export class ToolCalls {
       ...pickDisplay(options),
     };
     if (options.alwaysOffered) part.alwaysOffered = true;
+    if (options.approvalLabels) part.approvalLabels = options.approvalLabels;
     const { messageIndex, partIndex } = run.writer.addPart(part);
     // cli and toolbar results arrive as their own messages, so this step of the reply ends here.
     if (runtime !== 'backend') run.writer.endMessage('done');
@@ -128,7 +129,7 @@ export class ToolCalls {
       toolCallId,
       result,
       update: (changes) => this.update(call, changes),
-      requestApproval: (opts) => this.requestApproval(call, opts?.alwaysOffered === true),
+      requestApproval: (opts) => this.requestApproval(call, opts?.alwaysOffered === true, opts?.labels),
     };
   }
 
@@ -158,10 +159,16 @@ export class ToolCalls {
   }
 
   /** Puts a call (new or running) in `awaiting-approval` and resolves with the user's answer. */
-  private requestApproval(call: OpenCall, alwaysOffered: boolean): Promise<ApprovalAnswer> {
+  private requestApproval(call: OpenCall, alwaysOffered: boolean, labels: ApprovalLabels | undefined): Promise<ApprovalAnswer> {
     call.run.assertLive();
     if (call.answer) return call.answer.promise;
     if (this.open.get(call.toolCallId) !== call) return Promise.reject(new Error(`Tool call ${call.toolName} is ${call.state}; it cannot ask for approval now`));
+    let checkedLabels: ApprovalLabels | undefined;
+    if (labels !== undefined) {
+      const parsed = v.safeParse(ApprovalLabelsSchema, labels);
+      if (!parsed.success) return Promise.reject(new Error(`The agent asked approval for tool call ${call.toolName} with wrong labels: ${describeIssues(parsed.issues).message}`));
+      checkedLabels = parsed.output;
+    }
     let resolve!: (a: ApprovalAnswer) => void;
     let reject!: (e: Error) => void;
     const promise = new Promise<ApprovalAnswer>((res, rej) => {
@@ -172,6 +179,7 @@ export class ToolCalls {
     call.answer = { promise, resolve, reject };
     const ops: Op[] = [];
     if (alwaysOffered) ops.push({ op: 'add', path: messagePath.partField(call.messageIndex, call.partIndex, 'alwaysOffered'), value: true });
+    if (checkedLabels) ops.push({ op: 'add', path: messagePath.partField(call.messageIndex, call.partIndex, 'approvalLabels'), value: checkedLabels });
     if (call.state !== 'awaiting-approval') ops.push({ op: 'replace', path: messagePath.partField(call.messageIndex, call.partIndex, 'requiresApproval'), value: true });
     if (ops.length > 0) this.o.chats.edit(call.run.info.chatId, ops);
     if (call.state !== 'awaiting-approval') this.setState(call, 'awaiting-approval');

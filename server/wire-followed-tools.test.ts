@@ -24,7 +24,7 @@ function reportingAgent() {
       const elsewhere = new Promise((resolve) => (done = resolve));
       handle = ctx.startToolCall({ name: 'edit', runtime: 'cli', input: { path: 'a.ts' }, title: 'Edit a.ts', kind: 'edit', execute: () => elsewhere, alwaysOffered: ctx.text === 'always' });
       handle.update({ locations: [{ path: '/repo/a.ts', line: 3 }] });
-      const answer = await handle.requestApproval();
+      const answer = await handle.requestApproval(ctx.text === 'always' ? { labels: { approve: 'Yes, once', always: 'Yes, and for every edit of a.ts' } } : undefined);
       answers.push(answer);
       if (answer.approved) {
         handle.update({ title: 'Edit a.ts, line 3', display: [{ type: 'diff', path: '/repo/a.ts', oldText: 'a', newText: 'b' }] });
@@ -99,6 +99,8 @@ describe('tool calls an agent follows as they go', () => {
     await client.ok('message.send', userMessage(chatId, 'always'));
     const toolCallId = await awaitingCall(client);
     expect(toolCallsOf(client.state)[0]!.alwaysOffered).toBe(true);
+    // The agent's words for its answers, for the buttons.
+    expect(toolCallsOf(client.state)[0]!.approvalLabels).toEqual({ approve: 'Yes, once', always: 'Yes, and for every edit of a.ts' });
     await client.ok('tool.approve', { chatId, toolCallId, approved: false, reason: 'not that file', always: true });
     await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
     await settle(server, client);
@@ -137,6 +139,45 @@ describe('tool calls an agent follows as they go', () => {
     await client.ok('message.send', userMessage(chatId, 'go'));
     await waitUntil(() => client.state?.run === null && (lastMessage(client.state) as AssistantMessage | undefined)?.status === 'failed', 'the failed reply');
     expect((lastMessage(client.state) as AssistantMessage).error).toMatch(/updated tool call x wrongly: .*locations/);
+    await client.ok('chat.create', {});
+  });
+
+  it("shows the words a tool call gives for its answers when it asks from the start", async () => {
+    const agent = defineAgent({
+      id: 'test/worded',
+      description: 'Asks before deleting, in its own words',
+      async run(ctx) {
+        await ctx.callTool({ name: 'rm', runtime: 'cli', requiresApproval: true, execute: () => 'removed', approvalLabels: { approve: 'Delete it', reject: 'Keep it' } });
+      },
+    });
+    const server = await h.start({ agents: [agent] });
+    const client = await h.connect(server, { kind: 'cli' });
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    const toolCallId = await awaitingCall(client);
+    expect(toolCallsOf(client.state)[0]!.approvalLabels).toEqual({ approve: 'Delete it', reject: 'Keep it' });
+    await client.ok('tool.approve', { chatId, toolCallId, approved: true });
+    await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
+    expect(toolCallsOf(client.state)[0]!.state).toBe('done');
+  });
+
+  it('fails the run with a clear reason when the agent names its answers with something other than text, and asks nothing', async () => {
+    const agent = defineAgent({
+      id: 'test/bad-labels',
+      description: 'Names an answer with a number',
+      async run(ctx) {
+        const call = ctx.startToolCall({ name: 'x', runtime: 'cli', execute: () => 'ok' });
+        await call.requestApproval({ labels: { approve: 42 as unknown as string } });
+      },
+    });
+    const server = await h.start({ agents: [agent] });
+    const client = await h.connect(server, { kind: 'cli' });
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    await waitUntil(() => client.state?.run === null && (lastMessage(client.state) as AssistantMessage | undefined)?.status === 'failed', 'the failed reply');
+    expect((lastMessage(client.state) as AssistantMessage).error).toMatch(/asked approval for tool call x with wrong labels: .*approve/);
+    expect(toolCallsOf(client.state)[0]).not.toHaveProperty('approvalLabels');
+    expect(toolCallsOf(client.state)[0]!.state).not.toBe('awaiting-approval');
     await client.ok('chat.create', {});
   });
 

@@ -84,6 +84,17 @@ export const ToolDisplaySchema = v.variant('type', [
 ]);
 export type ToolDisplay = v.InferOutput<typeof ToolDisplaySchema>;
 
+/**
+ * What an agent calls its answers to an approval ("Yes, and don't ask again for commands that start
+ * with `npm test`"): "always" means what the agent says it means, so its words are shown.
+ */
+export const ApprovalLabelsSchema = v.object({
+  approve: v.optional(boundedString(L.maxTitleLength)),
+  always: v.optional(boundedString(L.maxTitleLength)),
+  reject: v.optional(boundedString(L.maxTitleLength)),
+});
+export type ApprovalLabels = v.InferOutput<typeof ApprovalLabelsSchema>;
+
 export const ToolCallPartSchema = v.object({
   type: v.literal('tool-call'),
   toolCallId: ToolCallIdSchema,
@@ -101,6 +112,8 @@ export const ToolCallPartSchema = v.object({
   display: v.optional(v.pipe(v.array(ToolDisplaySchema), v.maxLength(L.maxToolDisplayItems))),
   /** The agent also offers "always" answers: `tool.approve` may carry `always: true`. */
   alwaysOffered: v.optional(v.boolean()),
+  /** The agent's own words for its answers, shown on the buttons in place of Approve, Always allow, Reject. */
+  approvalLabels: v.optional(ApprovalLabelsSchema),
 });
 export type ToolCallPart = v.InferOutput<typeof ToolCallPartSchema>;
 

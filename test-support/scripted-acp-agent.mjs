@@ -3,7 +3,7 @@
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
  * picks a script (hello, edit, run, long, crash, fail, garbage, page, read PATH, write PATH, echo, recall, mode,
- * go, drift, settings, fast, notice, usage, bad-update, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
+ * go, drift, settings, fast, notice, usage, bad-update, npm-test, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
  * sessions have Claude Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude
  * Code does unless started to allow it. With ACP_SCRIPT_CONFIG=1 its sessions also have config
  * options (mode, model, effort), as Claude Code's newer adapter answers: it refuses the model
@@ -274,8 +274,9 @@ const app = agent({ name: 'scripted-acp-agent' })
           sessionId,
           toolCall: { toolCallId: 'edit-1', title: 'Edit notes.txt', kind: 'edit' },
           options: [
+            // Claude Code's adapter's words.
+            { optionId: 'always', name: 'Always Allow', kind: 'allow_always' },
             { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
-            { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
             { optionId: 'no', name: 'Reject', kind: 'reject_once' },
           ],
         });
@@ -290,6 +291,29 @@ const app = agent({ name: 'scripted-acp-agent' })
           await say('Left it alone.');
         } else {
           return { stopReason: 'cancelled' };
+        }
+        return { stopReason: 'end_turn' };
+      }
+
+      case 'npm-test': {
+        // As Codex asks before a command it does not trust: the permission request is the call's
+        // first word, and its "always" is for commands that start with this one.
+        const answer = await client.request(methods.client.session.requestPermission, {
+          sessionId,
+          toolCall: { toolCallId: 'npm-test-1', title: 'npm test', kind: 'execute', status: 'pending', rawInput: { command: ['bash', '-lc', 'npm test'] } },
+          options: [
+            { optionId: 'approved', name: 'Yes, proceed', kind: 'allow_once' },
+            { optionId: 'approved-execpolicy-amendment', name: "Yes, and don't ask again for commands that start with `npm test`", kind: 'allow_always' },
+            { optionId: 'abort', name: 'No, and tell Codex what to do differently', kind: 'reject_once' },
+          ],
+        });
+        log('permission', answer);
+        if (answer.outcome.outcome === 'selected' && answer.outcome.optionId !== 'abort') {
+          await update({ sessionUpdate: 'tool_call_update', toolCallId: 'npm-test-1', status: 'completed', rawOutput: { exit_code: 0 } });
+          await say(`Tests passed (${answer.outcome.optionId}).`);
+        } else {
+          await update({ sessionUpdate: 'tool_call_update', toolCallId: 'npm-test-1', status: 'failed' });
+          await say('Not run.');
         }
         return { stopReason: 'end_turn' };
       }

@@ -465,6 +465,9 @@ export const TOOLBAR_CSS = /* css */ `
 }
 .ab-approval { border-top: 1px solid var(--line); padding: 8px 10px; display: flex; flex-direction: column; gap: 7px; }
 .ab-approval-row { display: flex; gap: 6px; align-items: center; }
+/* An agent's own words can be a sentence ("Yes, and don't ask again for commands that start with …"). */
+.ab-approval-buttons { display: flex; flex-wrap: wrap; gap: 6px; align-items: stretch; }
+.ab-approval-buttons .ab-btn { white-space: normal; text-align: left; max-width: 100%; overflow-wrap: anywhere; }
 .ab-approval input {
   flex: 1; min-width: 0; background: var(--bg-code); border: 1px solid var(--line-2); border-radius: 7px; padding: 5px 8px; font-size: 12px;
 }

@@ -105,6 +105,8 @@ describe('an ACP agent in agentbar', () => {
     const [read, edit] = toolCallsOf(s.client.state);
     expect(read).toMatchObject({ toolName: 'read', title: 'Read notes.txt', kind: 'read', runtime: 'cli', state: 'done', locations: [{ path: path.join(s.cwd, 'notes.txt') }] });
     expect(edit).toMatchObject({ toolName: 'edit', title: 'Edit notes.txt', kind: 'edit', requiresApproval: true, alwaysOffered: true, input: { path: 'notes.txt', text: 'new line' } });
+    // The agent's own words for its answers, for the buttons.
+    expect(edit!.approvalLabels).toEqual({ approve: 'Allow', always: 'Always Allow', reject: 'Reject' });
     const readResult = activeMessages(s.client.state).find((m) => m.role === 'tool')!;
     expect(readResult.content[0]).toMatchObject({ toolCallId: read!.toolCallId, output: 'old line', isError: false });
     await s.client.ok('tool.approve', { chatId: s.chatId, toolCallId: edit!.toolCallId, approved: true });

@@ -17,7 +17,7 @@ import { describeAcpError } from './describe-acp-error.ts';
 export { deriveAcpId };
 import { describeAuthRequired, isAuthRequired } from './describe-auth.ts';
 import { hasModeOption, isBooleanOption, readCurrentValues, toAgentSettings } from './session-settings.ts';
-import { buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, textOfContent, toDisplay, toInput, toLocations, toPlan, toTitle } from './map-acp.ts';
+import { approvalLabelsOf, buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, textOfContent, toDisplay, toInput, toLocations, toPlan, toTitle } from './map-acp.ts';
 
 export interface AcpAgentOptions {
   /** The command that starts the agent, and its arguments. */
@@ -548,7 +548,7 @@ class AcpTurn {
       } else {
         handle = this.startCall({ ...request.toolCall, title: request.toolCall.title ?? request.toolCall.toolCallId } as ToolCall, true, alwaysOffered);
       }
-      const asked = handle.requestApproval({ alwaysOffered });
+      const asked = handle.requestApproval({ alwaysOffered, labels: approvalLabelsOf(request.options) });
       const aborted = new Promise<null>((resolve) => {
         if (signal.aborted) resolve(null);
         signal.addEventListener('abort', () => resolve(null), { once: true });

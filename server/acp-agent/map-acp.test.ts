@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../shared/limits.ts';
 import type { Message, UserMessage } from '../../shared/schemas.ts';
-import { buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, MAX_HISTORY_CHARS, toDisplay, toTitle } from './map-acp.ts';
+import { approvalLabelsOf, buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, MAX_HISTORY_CHARS, toDisplay, toTitle } from './map-acp.ts';
 import { splitCommand } from './split-command.ts';
 
 const PNG = `data:image/png;base64,${Buffer.from('png-bytes').toString('base64')}`;
@@ -128,6 +128,34 @@ describe('chooseOption', () => {
     expect(chooseOption(all, { approved: false, always: true })).toEqual({ outcome: 'selected', optionId: 'ra' });
     expect(chooseOption([all[1]!], { approved: true })).toEqual({ outcome: 'selected', optionId: 'aa' });
     expect(chooseOption([all[0]!], { approved: false })).toEqual({ outcome: 'cancelled' });
+  });
+});
+
+describe('approvalLabelsOf', () => {
+  it("names each button with the option it answers with, as Codex and Claude Code word them", () => {
+    const codex = [
+      { optionId: 'approved', name: 'Yes, proceed', kind: 'allow_once' as const },
+      { optionId: 'approved-execpolicy-amendment', name: "Yes, and don't ask again for commands that start with `npm test`", kind: 'allow_always' as const },
+      { optionId: 'abort', name: 'No, and tell Codex what to do differently', kind: 'reject_once' as const },
+    ];
+    expect(approvalLabelsOf(codex)).toEqual({ approve: 'Yes, proceed', always: "Yes, and don't ask again for commands that start with `npm test`", reject: 'No, and tell Codex what to do differently' });
+    // Of two "always" options, the one the button sends.
+    const mcp = [
+      { optionId: 'approved', name: 'Allow', kind: 'allow_once' as const },
+      { optionId: 'approved-for-session', name: 'Allow for this session', kind: 'allow_always' as const },
+      { optionId: 'approved-always', name: "Allow and don't ask again", kind: 'allow_always' as const },
+      { optionId: 'cancel', name: 'Cancel', kind: 'reject_once' as const },
+    ];
+    expect(approvalLabelsOf(mcp)).toEqual({ approve: 'Allow', always: 'Allow for this session', reject: 'Cancel' });
+  });
+
+  it('names "always" only by an allow-always option, and keeps names to one line of the limit', () => {
+    expect(approvalLabelsOf([{ optionId: 'aa', name: 'Always', kind: 'allow_always' }])).toEqual({ approve: 'Always' });
+    expect(approvalLabelsOf([{ optionId: 'ra', name: 'Never', kind: 'reject_always' }])).toEqual({ reject: 'Never' });
+    const long = approvalLabelsOf([{ optionId: 'a', name: `Allow\n${'x'.repeat(400)}`, kind: 'allow_once' }]);
+    expect(long.approve).toHaveLength(200);
+    expect(long.approve).toMatch(/^Allow x+…$/);
+    expect(approvalLabelsOf([{ optionId: 'a', name: '  ', kind: 'allow_once' }])).toEqual({});
   });
 });
 

@@ -8,9 +8,10 @@ import { splitDataUrl } from '../../shared/data-url.ts';
 import { readAttachedImage, readAttachedText, SVG_SOURCE_HEADING } from '../attached-text.ts';
 import { formatList } from '../../shared/format.ts';
 import { LIMITS } from '../../shared/limits.ts';
-import type { FilePart, ImagePart, Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
+import type { ApprovalLabels, FilePart, ImagePart, Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import type { ApprovalAnswer, NoticeInput } from '../agent.ts';
+import { clipLine } from '../clip-line.ts';
 
 /**
  * The prompt for one user message: its text, images and files as ACP blocks the agent said it
@@ -185,4 +186,31 @@ export function chooseOption(options: readonly PermissionOption[], answer: Appro
     if (option) return { outcome: 'selected', optionId: option.optionId };
   }
   return { outcome: 'cancelled' };
+}
+
+/**
+ * The agent's names for the answers the approval's buttons give (the options `chooseOption` picks
+ * for them), so the buttons say what the agent means: Codex's "always" is "Yes, and don't ask again
+ * for commands that start with `npm test`". "Always" is named only by an allow-always option.
+ *
+ * @example approvalLabelsOf([{ optionId: 'y', name: 'Yes, proceed', kind: 'allow_once' }]) // { approve: 'Yes, proceed' }
+ */
+export function approvalLabelsOf(options: readonly PermissionOption[]): ApprovalLabels {
+  const nameOf = (answer: ApprovalAnswer, kinds: readonly string[]): string | undefined => {
+    const outcome = chooseOption(options, answer);
+    if (outcome.outcome !== 'selected') return undefined;
+    const option = options.find((o) => o.optionId === outcome.optionId);
+    if (!option || !kinds.includes(option.kind)) return undefined;
+    const name = clipLine(option.name, LIMITS.maxTitleLength);
+    return name || undefined;
+  };
+  const labels: ApprovalLabels = {};
+  const approve = nameOf({ approved: true }, ['allow_once', 'allow_always']);
+  const always = nameOf({ approved: true, always: true }, ['allow_always']);
+  const reject = nameOf({ approved: false }, ['reject_once', 'reject_always']);
+  if (approve) labels.approve = approve;
+  // An agent whose only allow is "always" has one button for it, named once.
+  if (always && always !== approve) labels.always = always;
+  if (reject) labels.reject = reject;
+  return labels;
 }

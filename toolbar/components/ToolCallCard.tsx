@@ -31,6 +31,8 @@ function Approval({ chatId, part, onAnswered }: { chatId: string; part: ToolCall
     else onAnswered();
   };
 
+  // An ACP agent names its answers, and its "always" is its own (one command prefix, this session…).
+  const labels = part.approvalLabels;
   return (
     <div class="ab-approval">
       <div class="ab-approval-note">The agent wants to run this tool. Allow it?</div>
@@ -38,7 +40,7 @@ function Approval({ chatId, part, onAnswered }: { chatId: string; part: ToolCall
         <input
           type="text"
           aria-label="Reason"
-          placeholder="Reason (optional, sent with Reject)"
+          placeholder={labels?.reject ? 'Reason (optional, sent if you say no)' : 'Reason (optional, sent with Reject)'}
           maxLength={LIMITS.maxReasonLength}
           value={reason}
           disabled={busy}
@@ -51,17 +53,17 @@ function Approval({ chatId, part, onAnswered }: { chatId: string; part: ToolCall
           }}
         />
       </div>
-      <div class="ab-approval-row">
+      <div class="ab-approval-buttons">
         <button type="button" class="ab-btn ab-primary" disabled={busy} onClick={() => void answer(true)}>
-          Approve
+          {labels?.approve ?? 'Approve'}
         </button>
         {part.alwaysOffered ? (
-          <button type="button" class="ab-btn" disabled={busy} title="Approve, and let the agent do this again without asking" onClick={() => void answer(true, true)}>
-            Always allow
+          <button type="button" class="ab-btn" disabled={busy} title={labels?.always ? undefined : 'Approve, and let the agent do this again without asking'} onClick={() => void answer(true, true)}>
+            {labels?.always ?? 'Always allow'}
           </button>
         ) : null}
         <button type="button" class="ab-btn ab-danger" disabled={busy} onClick={() => void answer(false)}>
-          Reject
+          {labels?.reject ?? 'Reject'}
         </button>
       </div>
       {error ? (
