@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { methods, type AgentCapabilities, type AvailableCommand, type ClientContext, type McpServer, type NewSessionResponse, type SessionConfigOption, type SessionModeState, type SetSessionConfigOptionResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type ToolCall, type ToolCallUpdate, type UsageUpdate } from '@agentclientprotocol/sdk';
 import { LIMITS } from '../../shared/limits.ts';
+import type { ApprovalLabels } from '../../shared/schemas.ts';
 import type { AgentDefinition, AgentStateAccess, RunContext, ToolCallHandle } from '../agent.ts';
 import { describeError } from '../describe-error.ts';
 import { HOOK_TIMEOUT_MS } from '../requests.ts';
@@ -476,7 +477,7 @@ class AcpTurn {
     this.onError();
   }
 
-  private startCall(call: ToolCall, requiresApproval: boolean, alwaysOffered = false): ToolCallHandle {
+  private startCall(call: ToolCall, requiresApproval: boolean, alwaysOffered = false, approvalLabels?: ApprovalLabels): ToolCallHandle {
     let settle!: (outcome: { output: unknown } | { error: string }) => void;
     const outcome = new Promise<unknown>((resolve, reject) => {
       settle = (o) => ('error' in o ? reject(new Error(o.error)) : resolve(o.output));
@@ -487,6 +488,7 @@ class AcpTurn {
       runtime: 'cli',
       requiresApproval,
       ...(alwaysOffered ? { alwaysOffered } : {}),
+      ...(approvalLabels ? { approvalLabels } : {}),
       ...(input ? { input } : {}),
       ...(call.title ? { title: toTitle(call.title) } : {}),
       ...(call.kind ? { kind: call.kind } : {}),
@@ -539,6 +541,7 @@ class AcpTurn {
     const cancelled: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
     if (this.ctx.signal.aborted || this.error) return cancelled;
     const alwaysOffered = request.options.some((o) => o.kind === 'allow_always' || o.kind === 'reject_always');
+    const labels = approvalLabelsOf(request.options);
     try {
       const known = this.calls.get(request.toolCall.toolCallId);
       let handle: ToolCallHandle;
@@ -546,9 +549,10 @@ class AcpTurn {
         this.updateCall(request.toolCall);
         handle = known.handle;
       } else {
-        handle = this.startCall({ ...request.toolCall, title: request.toolCall.title ?? request.toolCall.toolCallId } as ToolCall, true, alwaysOffered);
+        // Asking from its first word: the call shows with the agent's words for the answers.
+        handle = this.startCall({ ...request.toolCall, title: request.toolCall.title ?? request.toolCall.toolCallId } as ToolCall, true, alwaysOffered, labels);
       }
-      const asked = handle.requestApproval({ alwaysOffered, labels: approvalLabelsOf(request.options) });
+      const asked = handle.requestApproval({ alwaysOffered, labels });
       const aborted = new Promise<null>((resolve) => {
         if (signal.aborted) resolve(null);
         signal.addEventListener('abort', () => resolve(null), { once: true });

@@ -9,6 +9,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { UsageError } from '../cli-args.ts';
 import { findClosest } from '../closest-word.ts';
+import { describeApprovalQuestion, readApprovalAnswer } from './approval-prompt.ts';
 import { attachOrEmbed, type Attached } from './attach.ts';
 import { CliError, openSession, runTurn, type Approver, type TurnOutput, type TurnResult } from './chat-turn.ts';
 import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
@@ -108,11 +109,9 @@ function makeApprover(options: { yes: boolean; interactive: boolean; note: (line
       return { approved: false, reason: 'agentbar chat ran without a terminal to ask; pass --yes to approve tool calls' };
     }
     const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-    const answer = await new Promise<string>((resolve) => rl.question(stripTerminalControls(`Approve ${call.toolName} ${JSON.stringify(call.input)}? [y = approve, Enter = reject, or type a reason to reject] `), resolve));
+    const answer = await new Promise<string>((resolve) => rl.question(stripTerminalControls(describeApprovalQuestion(call)), resolve));
     rl.close();
-    const a = answer.trim();
-    if (/^(y|yes)$/i.test(a)) return { approved: true };
-    return a && !/^(n|no)$/i.test(a) ? { approved: false, reason: a } : { approved: false };
+    return readApprovalAnswer(answer, call);
   };
 }
 

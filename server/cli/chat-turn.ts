@@ -27,7 +27,14 @@ export interface TurnOutput {
   note(line: string): void;
 }
 
-export type Approver = (call: ToolCallPart) => Promise<{ approved: boolean; reason?: string }>;
+/** The user's answer to an approval; `always` only where the call says `alwaysOffered`. */
+export interface ApprovalReply {
+  approved: boolean;
+  reason?: string;
+  always?: boolean;
+}
+
+export type Approver = (call: ToolCallPart) => Promise<ApprovalReply>;
 
 export interface TurnResult {
   status: AssistantMessage['status'] | 'done';
@@ -210,7 +217,7 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
             out.note(`[tool ${describeCall(p)}: ${p.state}]`);
             if (p.state === 'awaiting-approval') {
               void options.approve(p).then(
-                ({ approved, reason }) => client.request('tool.approve', { chatId, toolCallId: p.toolCallId, approved, ...(reason ? { reason } : {}) }),
+                ({ approved, reason, always }) => client.request('tool.approve', { chatId, toolCallId: p.toolCallId, approved, ...(reason ? { reason } : {}), ...(always ? { always: true } : {}) }),
               ).catch((error: unknown) => out.note(`[could not answer the approval: ${reasonOf(error)}]`));
             }
           }

@@ -149,6 +149,20 @@ describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
     expect(await t.exited).toBe(0);
   }, 40_000);
 
+  it("asks in the agent's own words, and a answers with its \"always\"", async () => {
+    const dir = await h.tmpDir();
+    const script = path.join(ROOT, 'test-support', 'scripted-acp-agent.mjs');
+    const t = onTerminal(['chat', '--acp', `${process.execPath} ${script}`, '--acp-id', 'acp/scripted', '--cwd', dir, '--data-dir', dir], 0);
+    await t.waitFor('agent> ');
+    t.type('npm-test\r');
+    await t.waitFor('Approve npm test (execute) {"command":["bash","-lc","npm test"]}? [y = "Yes, proceed", a = "Yes, and don\'t ask again for commands that start with `npm test`", Enter = "No, and tell Codex what to do differently", or type a reason to reject]');
+    t.type('a\r');
+    await t.waitFor('Tests passed (approved-execpolicy-amendment).');
+    await t.waitFor('✓ done');
+    t.type('\x04');
+    expect(await t.exited).toBe(0);
+  }, 40_000);
+
   it('/attach sends a file with the next message typed', async () => {
     const dir = await h.tmpDir();
     const file = path.join(dir, 'notes.md');

@@ -11,7 +11,8 @@ import type { SyncClient } from '../../shared/sync-client.ts';
 import type { ToolCallPart } from '../../shared/schemas.ts';
 import { createTerminalChat } from '../terminal/terminal-chat.ts';
 import { stripTerminalControls } from '../terminal/terminal-text.ts';
-import { reasonOf, runTurn, type TurnResult } from './chat-turn.ts';
+import { describeApprovalQuestion, readApprovalAnswer } from './approval-prompt.ts';
+import { reasonOf, runTurn, type ApprovalReply, type TurnResult } from './chat-turn.ts';
 
 export interface InteractiveOptions {
   client: SyncClient;
@@ -55,15 +56,13 @@ export function runInteractiveChat(options: InteractiveOptions): Promise<number>
     };
 
     const approve = (call: ToolCallPart) =>
-      new Promise<{ approved: boolean; reason?: string }>((done) => {
+      new Promise<ApprovalReply>((done) => {
         muted = false;
-        print(`\nApprove ${call.toolName} ${JSON.stringify(call.input)}? [y = approve, Enter = reject, or type a reason to reject] `);
+        print(`\n${describeApprovalQuestion(call)}`);
         answer = (line) => {
           answer = null;
           muted = running;
-          const a = line.trim();
-          if (/^(y|yes)$/i.test(a)) done({ approved: true });
-          else done(a && !/^(n|no)$/i.test(a) ? { approved: false, reason: a } : { approved: false });
+          done(readApprovalAnswer(line, call));
         };
       });
 
