@@ -191,11 +191,12 @@ export function chooseOption(options: readonly PermissionOption[], answer: Appro
 /**
  * The agent's names for the answers the approval's buttons give (the options `chooseOption` picks
  * for them), so the buttons say what the agent means: Codex's "always" is "Yes, and don't ask again
- * for commands that start with `npm test`". "Always" is named only by an allow-always option.
+ * for commands that start with `npm test`". "Always" is named only by an allow-always option;
+ * undefined when no option has a name.
  *
  * @example approvalLabelsOf([{ optionId: 'y', name: 'Yes, proceed', kind: 'allow_once' }]) // { approve: 'Yes, proceed' }
  */
-export function approvalLabelsOf(options: readonly PermissionOption[]): ApprovalLabels {
+export function approvalLabelsOf(options: readonly PermissionOption[]): ApprovalLabels | undefined {
   const nameOf = (answer: ApprovalAnswer, kinds: readonly string[]): string | undefined => {
     const outcome = chooseOption(options, answer);
     if (outcome.outcome !== 'selected') return undefined;
@@ -212,5 +213,5 @@ export function approvalLabelsOf(options: readonly PermissionOption[]): Approval
   // An agent whose only allow is "always" has one button for it, named once.
   if (always && always !== approve) labels.always = always;
   if (reject) labels.reject = reject;
-  return labels;
+  return Object.keys(labels).length > 0 ? labels : undefined;
 }
