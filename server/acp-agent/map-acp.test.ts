@@ -166,6 +166,9 @@ describe('toTitle', () => {
     expect(toTitle('mcp__my_server__run__twice')).toBe('run__twice (my_server)');
     expect(toTitle('ls src')).toBe('ls src');
     expect(toTitle('mcp__nothing')).toBe('mcp__nothing');
+    // Codex's way of naming the same call.
+    expect(toTitle('Tool: agentbar-page/get_page_info')).toBe('get_page_info (agentbar-page)');
+    expect(toTitle('Tool: a sentence/with spaces')).toBe('Tool: a sentence/with spaces');
   });
 });
 

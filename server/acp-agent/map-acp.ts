@@ -127,12 +127,13 @@ function clip(text: string, max = LIMITS.maxToolDisplayChars): string {
 
 /**
  * A call's title as it reads best. Claude Code titles a call to an MCP tool with the tool's full
- * name, `mcp__<server>__<tool>`, which cut to the card's width showed only the server's name.
+ * name, `mcp__<server>__<tool>`, which cut to the card's width showed only the server's name;
+ * Codex titles it `Tool: <server>/<tool>`. Both read as the tool, then its server.
  *
  * @example toTitle('mcp__agentbar-page__get_page_info') // 'get_page_info (agentbar-page)'
  */
 export function toTitle(title: string): string {
-  const match = /^mcp__(.+?)__(.+)$/.exec(title);
+  const match = /^mcp__(.+?)__(.+)$/.exec(title) ?? /^Tool: ([^/\s]+)\/(\S+)$/.exec(title);
   return match ? `${match[2]} (${match[1]})` : title;
 }
 
