@@ -462,8 +462,9 @@ const app = agent({ name: 'scripted-acp-agent' })
         // Mid-sentence, a usage update ACP's schema refuses (Claude Code's adapter sends `used: null`
         // when the API's usage lacks the cache counts): the client's SDK complains on stderr.
         await say('First half of the line, ');
-        // Time for the client to show the first half, as a model's pause between tokens gives it.
-        await sleep(300);
+        // Time for the client to show the first half, as a model's pause between tokens gives it
+        // (a second: ample for a loaded machine, where the tests that use this run in parallel).
+        await sleep(1000);
         await update({ sessionUpdate: 'usage_update', used: null, size: 200_000 });
         await say('second half.');
         return { stopReason: 'end_turn' };

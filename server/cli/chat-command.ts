@@ -50,7 +50,7 @@ function completionLine(result: TurnResult, where: string): string {
  * there a note starts a line of its own instead of running on from the text, and the text goes on
  * below it.
  */
-function makeTurnOutput(): TurnOutput & { endReply(): void } {
+function makeTurnOutput(): TurnOutput & { endReply(): void; printed(text: string): void } {
   const sameScreen = (process.stdout.isTTY === true && process.stderr.isTTY === true) || isSameFile(1, 2);
   // A terminal gets no control characters from the agent; a pipe gets its bytes as they are.
   const toStdout = process.stdout.isTTY === true ? stripTerminalControls : (text: string) => text;
@@ -71,6 +71,10 @@ function makeTurnOutput(): TurnOutput & { endReply(): void } {
       // Piped, the reply always ends with a newline of its own; on a terminal, only a line still open.
       if (midLine || !sameScreen) process.stdout.write('\n');
       midLine = false;
+    },
+    /** What the interactive chat wrote to stdout itself. */
+    printed(text) {
+      if (text) midLine = !text.endsWith('\n');
     },
   };
 }
@@ -186,6 +190,8 @@ export async function runChat(argv: string[]): Promise<number> {
         saveFiles,
         describeWhere: (id) => `chat ${JSON.stringify(attached.client.getSnapshot().state?.chats[id]?.title ?? name)} · ${path.join(attached.dataDir, 'chats', `${id}.jsonl`)}`,
         formatCompletion: completionLine,
+        // A note (the server's, a library's) then starts a line of its own, not one a reply left open.
+        onPrint: out.printed,
       });
     }
     // Piped input: each line in order, each after the previous reply ended.

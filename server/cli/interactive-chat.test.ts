@@ -163,6 +163,19 @@ describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
     expect(await t.exited).toBe(0);
   }, 40_000);
 
+  it('starts a note on a line of its own when it comes in the middle of a reply', async () => {
+    const dir = await h.tmpDir();
+    const script = path.join(ROOT, 'test-support', 'scripted-acp-agent.mjs');
+    const t = onTerminal(['chat', '--acp', `${process.execPath} ${script}`, '--acp-id', 'acp/scripted', '--cwd', dir, '--data-dir', dir], 0);
+    await t.waitFor('agent> ');
+    // Mid-sentence the agent sends an update ACP's SDK refuses, and the SDK says so on stderr.
+    t.type('bad-update\r');
+    await t.waitFor('✓ done');
+    expect(t.screen).toMatch(/First half of the line, \r?\nError handling notification \{ method: 'session\/update', code: -32602, message: 'Invalid params' \}\r?\nsecond half\./);
+    t.type('\x04');
+    expect(await t.exited).toBe(0);
+  }, 40_000);
+
   it('/attach sends a file with the next message typed', async () => {
     const dir = await h.tmpDir();
     const file = path.join(dir, 'notes.md');

@@ -24,6 +24,8 @@ export interface InteractiveOptions {
   saveFiles?: string;
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
+  /** Told what the chat prints, so notes written elsewhere (stderr) know whether a line is open. */
+  onPrint?: (text: string) => void;
 }
 
 export function runInteractiveChat(options: InteractiveOptions): Promise<number> {
@@ -40,7 +42,10 @@ export function runInteractiveChat(options: InteractiveOptions): Promise<number>
   });
   const rl = readline.createInterface({ input, output: echo, terminal: true, prompt: 'agent> ' });
   // Everything printed here comes from the agent or the server, never a sequence of ours.
-  const print = (text: string) => output.write(stripTerminalControls(text));
+  const print = (text: string) => {
+    output.write(stripTerminalControls(text));
+    options.onPrint?.(text);
+  };
   const commands = createTerminalChat({ client, write: print, agent: options.agent, transcript: false, onQuit: () => rl.close(), saveDir: options.saveFiles });
   const queue: { line: string; typedDuringRun: boolean }[] = [];
   let running = false;
