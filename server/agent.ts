@@ -3,10 +3,10 @@
  */
 import type {
   AgentCommand,
-  ApprovalLabels,
   AgentInfo,
   AgentMode,
   AgentSetting,
+  ApprovalLabels,
   ContextUsage,
   FilePart,
   Message,

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { methods, type AgentCapabilities, type AvailableCommand, type ClientContext, type McpServer, type NewSessionResponse, type SessionConfigOption, type SessionModeState, type SetSessionConfigOptionResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type ToolCall, type ToolCallUpdate, type UsageUpdate } from '@agentclientprotocol/sdk';
 import { LIMITS } from '../../shared/limits.ts';
 import type { ApprovalLabels } from '../../shared/schemas.ts';
-import type { AgentDefinition, AgentStateAccess, RunContext, ToolCallHandle } from '../agent.ts';
+import type { AgentDefinition, AgentStateAccess, ApprovalAnswer, RunContext, ToolCallHandle } from '../agent.ts';
 import { describeError } from '../describe-error.ts';
 import { HOOK_TIMEOUT_MS } from '../requests.ts';
 import { AcpProcess, withTimeout } from './acp-process.ts';
@@ -544,15 +544,15 @@ class AcpTurn {
     const labels = approvalLabelsOf(request.options);
     try {
       const known = this.calls.get(request.toolCall.toolCallId);
-      let handle: ToolCallHandle;
+      let asked: Promise<ApprovalAnswer>;
       if (known) {
         this.updateCall(request.toolCall);
-        handle = known.handle;
+        asked = known.handle.requestApproval({ alwaysOffered, labels });
       } else {
-        // Asking from its first word: the call shows with the agent's words for the answers.
-        handle = this.startCall({ ...request.toolCall, title: request.toolCall.title ?? request.toolCall.toolCallId } as ToolCall, true, alwaysOffered, labels);
+        // Asking from its first word: the call starts with "always" and the agent's words on it.
+        const handle = this.startCall({ ...request.toolCall, title: request.toolCall.title ?? request.toolCall.toolCallId } as ToolCall, true, alwaysOffered, labels);
+        asked = handle.requestApproval();
       }
-      const asked = handle.requestApproval({ alwaysOffered, labels });
       const aborted = new Promise<null>((resolve) => {
         if (signal.aborted) resolve(null);
         signal.addEventListener('abort', () => resolve(null), { once: true });

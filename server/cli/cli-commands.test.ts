@@ -44,6 +44,21 @@ function agentbar(args: string[], input = ''): Promise<Run> {
   return new Promise((resolve) => child.on('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr }))));
 }
 
+/** Runs `agentbar ARGS` with stdout and stderr going to one file in `dir` (`> log 2>&1`); its lines. */
+async function agentbarToOneFile(args: string[], dir: string): Promise<{ code: unknown; lines: string[] }> {
+  const log = path.join(dir, 'out.log');
+  const fd = openSync(log, 'w');
+  let code: unknown;
+  try {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, AGENTBAR_DEMO_PACE_MS: '0', AGENTBAR_DATA_DIR: '' }, stdio: ['ignore', fd, fd] });
+    children.add(child);
+    code = await new Promise((resolve) => child.on('close', resolve));
+  } finally {
+    closeSync(fd);
+  }
+  return { code, lines: (await readFile(log, 'utf8')).split('\n') };
+}
+
 describe('version and help', () => {
   it('prints the version from package.json with --version, -v or version, and exits 0', async () => {
     const { version } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -239,16 +254,8 @@ describe('with no server running (the command starts its own)', () => {
 
   it('starts each note on a line of its own when stdout and stderr go to one file (> log 2>&1)', async () => {
     const dir = await h.tmpDir();
-    const log = path.join(dir, 'out.log');
-    const fd = openSync(log, 'w');
-    try {
-      const child = spawn(process.execPath, [BIN, 'chat', '-a', 'demo/guide', '-m', 'read my selection', '--data-dir', dir], { cwd: ROOT, env: { ...process.env, AGENTBAR_DEMO_PACE_MS: '0', AGENTBAR_DATA_DIR: '' }, stdio: ['ignore', fd, fd] });
-      children.add(child);
-      expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
-    } finally {
-      closeSync(fd);
-    }
-    const lines = (await readFile(log, 'utf8')).split('\n');
+    const { code, lines } = await agentbarToOneFile(['chat', '-a', 'demo/guide', '-m', 'read my selection', '--data-dir', dir], dir);
+    expect(code).toBe(0);
     expect(lines.slice(0, 3)).toEqual(['I would like to read the elements you picked in the page.', '[tool get_selected_elements({}): awaiting-approval]', 'Rejected get_selected_elements: no terminal to ask for approval (pass --yes to approve tool calls)']);
     // Separate pipes keep stdout the reply alone, as before.
     const piped = await agentbar(['chat', '-a', 'demo/guide', '-m', 'read my selection', '--data-dir', dir]);
@@ -259,17 +266,9 @@ describe('with no server running (the command starts its own)', () => {
   it("puts what the ACP SDK prints about an update it could not read on a line of its own, and keeps the agent's start out of the chat", async () => {
     const dir = await h.tmpDir();
     const cwd = await h.tmpDir();
-    const log = path.join(dir, 'out.log');
-    const fd = openSync(log, 'w');
-    try {
-      const args = ['chat', '-a', 'acp/scripted', '-m', 'bad-update', '--data-dir', dir, '--acp', `node ${path.join(ROOT, 'test-support', 'scripted-acp-agent.mjs')} ${cwd}`, '--acp-id', 'acp/scripted', '--cwd', cwd];
-      const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, AGENTBAR_DATA_DIR: '' }, stdio: ['ignore', fd, fd] });
-      children.add(child);
-      expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
-    } finally {
-      closeSync(fd);
-    }
-    const lines = (await readFile(log, 'utf8')).split('\n');
+    const args = ['chat', '-a', 'acp/scripted', '-m', 'bad-update', '--data-dir', dir, '--acp', `node ${path.join(ROOT, 'test-support', 'scripted-acp-agent.mjs')} ${cwd}`, '--acp-id', 'acp/scripted', '--cwd', cwd];
+    const { code, lines } = await agentbarToOneFile(args, dir);
+    expect(code).toBe(0);
     // The SDK's console.error once ran on from "First half of the line, " as one line.
     expect(lines.slice(0, 3)).toEqual(['First half of the line, ', "Error handling notification { method: 'session/update', code: -32602, message: 'Invalid params' }", 'second half.']);
     expect(lines[3]).toMatch(/^✓ done · /);

@@ -54,6 +54,13 @@ function onTerminal(args: string[], paceMs: number) {
   };
 }
 
+/** The interactive chat with the scripted ACP agent (test-support/scripted-acp-agent.mjs) in a temp folder. */
+async function onScriptedAgentTerminal() {
+  const dir = await h.tmpDir();
+  const script = path.join(ROOT, 'test-support', 'scripted-acp-agent.mjs');
+  return onTerminal(['chat', '--acp', `${process.execPath} ${script}`, '--acp-id', 'acp/scripted', '--cwd', dir, '--data-dir', dir], 0);
+}
+
 describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
   it('prompts, runs queued lines in order with a completion line each, and Ctrl+D leaves with 0', async () => {
     const dir = await h.tmpDir();
@@ -130,9 +137,7 @@ describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
   }, 40_000);
 
   it("sends an ACP agent's own /commands as messages and prints the reply; //text sends /text", async () => {
-    const dir = await h.tmpDir();
-    const script = path.join(ROOT, 'test-support', 'scripted-acp-agent.mjs');
-    const t = onTerminal(['chat', '--acp', `${process.execPath} ${script}`, '--acp-id', 'acp/scripted', '--cwd', dir, '--data-dir', dir], 0);
+    const t = await onScriptedAgentTerminal();
     await t.waitFor('agent> ');
     t.type('hello\r');
     await t.waitFor('✓ done');
@@ -150,9 +155,7 @@ describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
   }, 40_000);
 
   it("asks in the agent's own words, and a answers with its \"always\"", async () => {
-    const dir = await h.tmpDir();
-    const script = path.join(ROOT, 'test-support', 'scripted-acp-agent.mjs');
-    const t = onTerminal(['chat', '--acp', `${process.execPath} ${script}`, '--acp-id', 'acp/scripted', '--cwd', dir, '--data-dir', dir], 0);
+    const t = await onScriptedAgentTerminal();
     await t.waitFor('agent> ');
     t.type('npm-test\r');
     await t.waitFor('Approve npm test (execute) {"command":["bash","-lc","npm test"]}? [y = "Yes, proceed", a = "Yes, and don\'t ask again for commands that start with `npm test`", Enter = "No, and tell Codex what to do differently", or type a reason to reject]');
@@ -164,9 +167,7 @@ describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
   }, 40_000);
 
   it('starts a note on a line of its own when it comes in the middle of a reply', async () => {
-    const dir = await h.tmpDir();
-    const script = path.join(ROOT, 'test-support', 'scripted-acp-agent.mjs');
-    const t = onTerminal(['chat', '--acp', `${process.execPath} ${script}`, '--acp-id', 'acp/scripted', '--cwd', dir, '--data-dir', dir], 0);
+    const t = await onScriptedAgentTerminal();
     await t.waitFor('agent> ');
     // Mid-sentence the agent sends an update ACP's SDK refuses, and the SDK says so on stderr.
     t.type('bad-update\r');
