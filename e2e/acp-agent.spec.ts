@@ -100,6 +100,43 @@ test("words the approval's buttons as the agent words its answers: Codex's \"alw
   });
 });
 
+test("offers each of the agent's answers as a button of its own: leaving plan mode, two kinds of \"always\" stay two", async ({ page }, testInfo) => {
+  await withScriptedAgent(page, async (toolbar) => {
+    await toolbar.send('plan-exit');
+    const call = toolbar.log.getByRole('group', { name: 'Tool call Ready to code?' });
+    const buttons = call.locator('.ab-approval-buttons').getByRole('button');
+    // Allowing once first (the main button), each "always" in the agent's order, then no.
+    await expect(buttons).toHaveText(['Yes, and manually approve edits', 'Yes, and bypass permissions', 'Yes, and auto-accept edits', 'No, keep planning']);
+    await expect(buttons.first()).toHaveClass(/ab-primary/);
+    await expect(buttons.last()).toHaveClass(/ab-danger/);
+    await expect(call.getByRole('textbox', { name: 'Reason' })).toHaveAttribute('placeholder', 'Reason (optional, sent if you say no)');
+    const panel = (await toolbar.panel.boundingBox())!;
+    for (const button of await buttons.all()) {
+      const box = (await button.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width);
+    }
+    await snap(page, testInfo, 'acp-approval-options');
+    expect(await seriousViolations(page)).toEqual([]);
+    await call.getByRole('button', { name: 'Yes, and auto-accept edits' }).click();
+    // The agent got that option, not the first "always" (bypass permissions), and says which mode it is in.
+    await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Leaving plan mode for acceptEdits.');
+    await expect(toolbar.panel.getByRole('combobox', { name: 'Mode' })).toHaveValue('acceptEdits');
+    // The call, retitled by the agent when done, keeps the focus the buttons had.
+    await expect(toolbar.log.getByRole('group', { name: 'Tool call Exited Plan Mode' })).toBeFocused();
+  });
+});
+
+test("sends a reason typed at an agent's options with its first no", async ({ page }) => {
+  await withScriptedAgent(page, async (toolbar) => {
+    await toolbar.send('plan-exit');
+    const call = toolbar.log.getByRole('group', { name: 'Tool call Ready to code?' });
+    await call.getByRole('textbox', { name: 'Reason' }).fill('add the test first');
+    await call.getByRole('textbox', { name: 'Reason' }).press('Enter');
+    await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Still planning.');
+    await expect(call.locator('.ab-s-denied')).toHaveText('rejected');
+  });
+});
+
 test("shows a command the agent ran with its output as a code block, and its result named after it", async ({ page }, testInfo) => {
   await withScriptedAgent(page, async (toolbar) => {
     await toolbar.send('run');

@@ -7,6 +7,7 @@ import type {
   AgentMode,
   AgentSetting,
   ApprovalLabels,
+  ApprovalOption,
   ContextUsage,
   FilePart,
   Message,
@@ -110,6 +111,11 @@ export interface CallToolOptions extends ToolCallDisplay {
   alwaysOffered?: boolean;
   /** The agent's words for its answers, shown on the approval's buttons (see `ApprovalLabels`). */
   approvalLabels?: ApprovalLabels;
+  /**
+   * Every answer you offer, with your ids (see `ApprovalOption`): clients offer each one, and the
+   * answer says which was chosen (`optionId`). Give it when three buttons cannot say what you offer.
+   */
+  approvalOptions?: ApprovalOption[];
 }
 
 export interface ToolCallResult {
@@ -123,6 +129,8 @@ export interface ApprovalAnswer {
   reason?: string;
   /** The user chose "always" (only when the call said `alwaysOffered`). */
   always?: boolean;
+  /** The id of the `approvalOptions` entry the user chose, when the call offered them and the client sent it. */
+  optionId?: string;
 }
 
 /** A call in progress, for agents that follow it as it goes (see `RunContext.startToolCall`). */
@@ -136,7 +144,7 @@ export interface ToolCallHandle {
    * Asks the user (Approve / Reject) now, or returns the answer already asked for with
    * `requiresApproval`. A rejection also ends the call `denied`. Rejects when the run stops.
    */
-  requestApproval(options?: { alwaysOffered?: boolean; labels?: ApprovalLabels }): Promise<ApprovalAnswer>;
+  requestApproval(options?: { alwaysOffered?: boolean; labels?: ApprovalLabels; options?: ApprovalOption[] }): Promise<ApprovalAnswer>;
 }
 
 /** Text can be given whole or streamed. */

@@ -6,9 +6,10 @@
  * open calls and is the only writer of their state.
  */
 import * as v from 'valibot';
+import { isAllowingOption } from '../shared/approval-options.ts';
 import { describeIssues, ProtocolError } from '../shared/errors.ts';
 import { makeId } from '../shared/ids.ts';
-import { ApprovalLabelsSchema, ToolCallPartSchema, type ApprovalLabels, type ClientKind, type Message, type Op, type RequestOf, type RunInfo, type ToolCallPart, type ToolCallState, type ToolMessage, type ToolResultPart, type UserMessage } from '../shared/schemas.ts';
+import { ApprovalLabelsSchema, ApprovalOptionsSchema, ToolCallPartSchema, type ApprovalLabels, type ApprovalOption, type ClientKind, type Message, type Op, type RequestOf, type RunInfo, type ToolCallPart, type ToolCallState, type ToolMessage, type ToolResultPart, type UserMessage } from '../shared/schemas.ts';
 import { ToolDeniedError, type AgentDefinition, type AgentTool, type ApprovalAnswer, type CallToolOptions, type ToolCallDisplay, type ToolCallHandle, type ToolCallResult } from './agent.ts';
 import type { ChatManager } from './chats.ts';
 import { describeError } from './describe-error.ts';
@@ -46,9 +47,21 @@ interface OpenCall {
   started: boolean;
   /** The agent waits for the user's answer (`requestApproval`). */
   answer: { promise: Promise<ApprovalAnswer>; resolve: (a: ApprovalAnswer) => void; reject: (e: Error) => void } | null;
+  /** How the call was worded when it started: each ask adds its own words to these. */
+  startWording: ApprovalWording;
+  /** How the part words its approval now. */
+  asking: ApprovalWording;
   finish: (result: ToolCallResult) => void;
   abort: (error: Error) => void;
 }
+
+/** The fields of a part that say which answers an approval offers. */
+interface ApprovalWording {
+  alwaysOffered?: boolean;
+  approvalLabels?: ApprovalLabels;
+  approvalOptions?: ApprovalOption[];
+}
+const WORDING_FIELDS = ['alwaysOffered', 'approvalLabels', 'approvalOptions'] as const;
 
 /** The display fields a handle may change, checked against the part schema. */
 const DisplayUpdateSchema = v.partial(v.pick(ToolCallPartSchema, ['title', 'kind', 'locations', 'display', 'input']));
@@ -108,8 +121,8 @@ export class ToolCalls {
       state: requiresApproval ? 'awaiting-approval' : 'running',
       ...pickDisplay(options),
     };
-    if (options.alwaysOffered) part.alwaysOffered = true;
-    if (options.approvalLabels) part.approvalLabels = options.approvalLabels;
+    const asking = wordingOf(options.alwaysOffered, options.approvalLabels, options.approvalOptions);
+    Object.assign(part, asking);
     const { messageIndex, partIndex } = run.writer.addPart(part);
     // cli and toolbar results arrive as their own messages, so this step of the reply ends here.
     if (runtime !== 'backend') run.writer.endMessage('done');
@@ -122,14 +135,14 @@ export class ToolCalls {
     });
     // An agent that never awaits the call must not turn a later Stop or Reject into an unhandled rejection.
     result.catch(() => {});
-    const call: OpenCall = { run, toolCallId, toolName: options.name, title: part.title, runtime, messageIndex, partIndex, state: part.state, input, execute, started: false, answer: null, finish, abort };
+    const call: OpenCall = { run, toolCallId, toolName: options.name, title: part.title, runtime, messageIndex, partIndex, state: part.state, input, execute, started: false, answer: null, startWording: asking, asking, finish, abort };
     this.open.set(toolCallId, call);
     if (!requiresApproval) this.send(call);
     return {
       toolCallId,
       result,
       update: (changes) => this.update(call, changes),
-      requestApproval: (opts) => this.requestApproval(call, opts?.alwaysOffered === true, opts?.labels),
+      requestApproval: (opts) => this.requestApproval(call, opts),
     };
   }
 
@@ -158,17 +171,28 @@ export class ToolCalls {
     this.o.chats.edit(call.run.info.chatId, ops);
   }
 
-  /** Puts a call (new or running) in `awaiting-approval` and resolves with the user's answer. */
-  private requestApproval(call: OpenCall, alwaysOffered: boolean, labels: ApprovalLabels | undefined): Promise<ApprovalAnswer> {
+  /**
+   * Puts a call (new or running) in `awaiting-approval` and resolves with the user's answer. A call
+   * asked about again says only what this ask offers: the last ask's words go.
+   */
+  private requestApproval(call: OpenCall, opts: { alwaysOffered?: boolean; labels?: ApprovalLabels; options?: ApprovalOption[] } | undefined): Promise<ApprovalAnswer> {
     call.run.assertLive();
     if (call.answer) return call.answer.promise;
     if (this.open.get(call.toolCallId) !== call) return Promise.reject(new Error(`Tool call ${call.toolName} is ${call.state}; it cannot ask for approval now`));
     let checkedLabels: ApprovalLabels | undefined;
-    if (labels !== undefined) {
-      const parsed = v.safeParse(ApprovalLabelsSchema, labels);
+    if (opts?.labels !== undefined) {
+      const parsed = v.safeParse(ApprovalLabelsSchema, opts.labels);
       if (!parsed.success) return Promise.reject(new Error(`The agent asked approval for tool call ${call.toolName} with wrong labels: ${describeIssues(parsed.issues).message}`));
       checkedLabels = parsed.output;
     }
+    let checkedOptions: ApprovalOption[] | undefined;
+    if (opts?.options !== undefined) {
+      const parsed = v.safeParse(ApprovalOptionsSchema, opts.options);
+      if (!parsed.success) return Promise.reject(new Error(`The agent asked approval for tool call ${call.toolName} with wrong options: ${describeIssues(parsed.issues).message}`));
+      checkedOptions = parsed.output;
+    }
+    // The words the call started with stay; a second ask's words replace the first ask's.
+    const asked = { ...call.startWording, ...wordingOf(opts?.alwaysOffered, checkedLabels, checkedOptions) };
     let resolve!: (a: ApprovalAnswer) => void;
     let reject!: (e: Error) => void;
     const promise = new Promise<ApprovalAnswer>((res, rej) => {
@@ -178,8 +202,15 @@ export class ToolCalls {
     promise.catch(() => {});
     call.answer = { promise, resolve, reject };
     const ops: Op[] = [];
-    if (alwaysOffered) ops.push({ op: 'add', path: messagePath.partField(call.messageIndex, call.partIndex, 'alwaysOffered'), value: true });
-    if (checkedLabels) ops.push({ op: 'add', path: messagePath.partField(call.messageIndex, call.partIndex, 'approvalLabels'), value: checkedLabels });
+    for (const field of WORDING_FIELDS) {
+      const path = messagePath.partField(call.messageIndex, call.partIndex, field);
+      if (asked[field] === undefined) {
+        if (call.asking[field] !== undefined) ops.push({ op: 'remove', path });
+      } else if (JSON.stringify(asked[field]) !== JSON.stringify(call.asking[field])) {
+        ops.push({ op: 'add', path, value: asked[field] });
+      }
+    }
+    call.asking = asked;
     if (call.state !== 'awaiting-approval') ops.push({ op: 'replace', path: messagePath.partField(call.messageIndex, call.partIndex, 'requiresApproval'), value: true });
     if (ops.length > 0) this.o.chats.edit(call.run.info.chatId, ops);
     if (call.state !== 'awaiting-approval') this.setState(call, 'awaiting-approval');
@@ -196,6 +227,7 @@ export class ToolCalls {
       const part = await this.findPart(req.chatId, req.toolCallId);
       throw new ProtocolError('already_resolved', `Tool call ${req.toolCallId} is ${part.state}, not awaiting approval`, 'toolCallId');
     }
+    const chosen = req.optionId === undefined ? undefined : findChosenOption(call, req.optionId, req.approved);
     const approval: UserMessage = {
       id: makeId('msg'),
       role: 'user',
@@ -220,7 +252,8 @@ export class ToolCalls {
     }
     const answer: ApprovalAnswer = { approved: req.approved };
     if (req.reason !== undefined) answer.reason = req.reason;
-    if (req.always === true) answer.always = true;
+    if (req.always === true || chosen?.kind.endsWith('_always')) answer.always = true;
+    if (chosen) answer.optionId = chosen.id;
     waiter?.resolve(answer);
   }
 
@@ -410,4 +443,27 @@ function findToolCallPart(messages: readonly Message[], toolCallId: string): Too
     for (const p of m.content) if (p.type === 'tool-call' && p.toolCallId === toolCallId) return p;
   }
   return undefined;
+}
+
+/** The wording fields a call's part carries, only those given: "always" is offered by any always option. */
+function wordingOf(alwaysOffered: boolean | undefined, labels: ApprovalLabels | undefined, options: ApprovalOption[] | undefined): ApprovalWording {
+  const wording: ApprovalWording = {};
+  if (alwaysOffered || options?.some((o) => o.kind.endsWith('_always'))) wording.alwaysOffered = true;
+  if (labels) wording.approvalLabels = labels;
+  if (options) wording.approvalOptions = options;
+  return wording;
+}
+
+/** The option a `tool.approve` names: one the call offers, and one that says what `approved` says. */
+function findChosenOption(call: OpenCall, optionId: string, approved: boolean): ApprovalOption {
+  const offered = call.asking.approvalOptions ?? [];
+  const option = offered.find((o) => o.id === optionId);
+  if (!option) {
+    const ids = offered.map((o) => JSON.stringify(o.id)).join(', ');
+    throw new ProtocolError('invalid_message', `Tool call ${call.toolCallId} offers ${ids ? `the options ${ids}` : 'no options'}, not ${JSON.stringify(optionId)}`, 'optionId');
+  }
+  if (isAllowingOption(option) !== approved) {
+    throw new ProtocolError('invalid_message', `Option ${JSON.stringify(optionId)} ${approved ? 'rejects' : 'allows'} the call, so approved must be ${!approved}`, 'approved');
+  }
+  return option;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AssistantMessage, ToolMessage } from '../shared/schemas.ts';
 import { defineAgent, type ApprovalAnswer, type ToolCallHandle } from './agent.ts';
 import { userMessage, type TestClient } from '../test-support/test-client.ts';
-import { Gate, activeMessages, lastMessage, settle, textOf, toolCallsOf, useHarness, waitUntil } from '../test-support/test-server.ts';
+import { Gate, activeMessages, expectRejected, lastMessage, settle, syncClients, textOf, toolCallsOf, useHarness, waitUntil } from '../test-support/test-server.ts';
 
 const h = useHarness();
 
@@ -179,6 +179,135 @@ describe('tool calls an agent follows as they go', () => {
     expect(toolCallsOf(client.state)[0]).not.toHaveProperty('approvalLabels');
     expect(toolCallsOf(client.state)[0]!.state).not.toBe('awaiting-approval');
     await client.ok('chat.create', {});
+  });
+
+  describe('an agent that lists every answer it offers', () => {
+    const PLAN_OPTIONS = [
+      { id: 'bypassPermissions', label: 'Yes, and bypass permissions', kind: 'allow_always' as const },
+      { id: 'acceptEdits', label: 'Yes, and auto-accept edits', kind: 'allow_always' as const },
+      { id: 'default', label: 'Yes, and manually approve edits', kind: 'allow_once' as const },
+      { id: 'plan', label: 'No, keep planning', kind: 'reject_once' as const },
+    ];
+
+    /** Leaves plan mode the way the user chooses, asking with all four of Claude Code's options. */
+    function planAgent() {
+      const answers: ApprovalAnswer[] = [];
+      const agent = defineAgent({
+        id: 'test/plan-exit',
+        description: 'Asks to leave plan mode',
+        async run(ctx) {
+          const call = ctx.startToolCall({ name: 'ExitPlanMode', runtime: 'cli', title: 'Ready to code?', requiresApproval: true, execute: () => 'left' });
+          const answer = await call.requestApproval({ options: PLAN_OPTIONS });
+          answers.push(answer);
+          await ctx.reply.text(answer.approved ? `Mode ${answer.optionId}.` : 'Still planning.');
+        },
+      });
+      return { agent, answers };
+    }
+
+    it('offers each option on the call, and gives the agent the one chosen, "always" included', async () => {
+      const p = planAgent();
+      const server = await h.start({ agents: [p.agent] });
+      const client = await h.connect(server, { kind: 'cli' });
+      const { chatId } = await client.ok('chat.create', {});
+      await client.ok('message.send', userMessage(chatId, 'go'));
+      const toolCallId = await awaitingCall(client);
+      // An older client still sees that "always" is on offer.
+      expect(toolCallsOf(client.state)[0]).toMatchObject({ approvalOptions: PLAN_OPTIONS, alwaysOffered: true });
+      await client.ok('tool.approve', { chatId, toolCallId, approved: true, optionId: 'acceptEdits' });
+      await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
+      expect(p.answers).toEqual([{ approved: true, always: true, optionId: 'acceptEdits' }]);
+      expect(textOf(lastMessage(client.state))).toBe('Mode acceptEdits.');
+    });
+
+    it('refuses an option the call does not offer, or one that says the opposite of approved, and the call still waits', async () => {
+      const p = planAgent();
+      const server = await h.start({ agents: [p.agent] });
+      const client = await h.connect(server, { kind: 'cli' });
+      const watcher = await h.connect(server, { kind: 'other' });
+      const { chatId } = await client.ok('chat.create', {});
+      await client.ok('message.send', userMessage(chatId, 'go'));
+      const toolCallId = await awaitingCall(client);
+      await syncClients(client, watcher);
+      const unknown = await expectRejected(server, client, 'tool.approve', { chatId, toolCallId, approved: true, optionId: 'yolo' }, { code: 'invalid_message', path: 'optionId' }, [watcher]);
+      expect(unknown.error.message).toContain('"bypassPermissions", "acceptEdits", "default", "plan"');
+      const opposite = await expectRejected(server, client, 'tool.approve', { chatId, toolCallId, approved: true, optionId: 'plan' }, { code: 'invalid_message', path: 'approved' }, [watcher]);
+      expect(opposite.error.message).toMatch(/rejects the call, so approved must be false/);
+      expect(toolCallsOf(client.state)[0]!.state).toBe('awaiting-approval');
+      expect(p.answers).toEqual([]);
+      await client.ok('tool.approve', { chatId, toolCallId, approved: false, optionId: 'plan', reason: 'one more step' });
+      await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
+      expect(p.answers).toEqual([{ approved: false, reason: 'one more step', optionId: 'plan' }]);
+      expect(toolCallsOf(client.state)[0]!.state).toBe('denied');
+    });
+
+    it('refuses an option on a call that lists none', async () => {
+      const r = reportingAgent();
+      const server = await h.start({ agents: [r.agent] });
+      const client = await h.connect(server, { kind: 'cli' });
+      const { chatId } = await client.ok('chat.create', {});
+      await client.ok('message.send', userMessage(chatId, 'go'));
+      const toolCallId = await awaitingCall(client);
+      await syncClients(client);
+      const refused = await expectRejected(server, client, 'tool.approve', { chatId, toolCallId, approved: true, optionId: 'allow' }, { code: 'invalid_message', path: 'optionId' });
+      expect(refused.error.message).toMatch(/offers no options, not "allow"/);
+      r.finished.open();
+      await client.ok('tool.approve', { chatId, toolCallId, approved: true });
+      await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
+    });
+
+    it('says only what the latest ask offers when a call asks a second time', async () => {
+      const asked = new Gate();
+      const agent = defineAgent({
+        id: 'test/asks-twice',
+        description: 'Asks once with options, then again with only labels',
+        async run(ctx) {
+          // Runs elsewhere, as an ACP agent's call does, and asks again midway.
+          const ran = new Gate();
+          const call = ctx.startToolCall({ name: 'deploy', runtime: 'cli', execute: () => ran.wait(ctx.signal).then(() => 'deployed') });
+          await call.requestApproval({ options: PLAN_OPTIONS, labels: { approve: 'Go' } });
+          await asked.wait(ctx.signal);
+          const second = await call.requestApproval({ labels: { approve: 'Deploy to prod' } });
+          ran.open();
+          await call.result;
+          await ctx.reply.text(second.approved ? 'Deployed.' : 'Kept.');
+        },
+      });
+      const server = await h.start({ agents: [agent] });
+      const client = await h.connect(server, { kind: 'cli' });
+      const { chatId } = await client.ok('chat.create', {});
+      await client.ok('message.send', userMessage(chatId, 'go'));
+      const toolCallId = await awaitingCall(client);
+      await client.ok('tool.approve', { chatId, toolCallId, approved: true, optionId: 'default' });
+      asked.open();
+      await client.waitFor(() => toolCallsOf(client.state)[0]?.approvalLabels?.approve === 'Deploy to prod', 5000, 'the second ask');
+      const call = toolCallsOf(client.state)[0]!;
+      expect(call.state).toBe('awaiting-approval');
+      expect(call).not.toHaveProperty('approvalOptions');
+      expect(call).not.toHaveProperty('alwaysOffered');
+      await client.ok('tool.approve', { chatId, toolCallId, approved: true });
+      await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
+      expect(textOf(lastMessage(client.state))).toBe('Deployed.');
+    });
+
+    it('fails the run with the reason when the options are wrong, and asks nothing', async () => {
+      const agent = defineAgent({
+        id: 'test/bad-options',
+        description: 'Offers two options with one id',
+        async run(ctx) {
+          const call = ctx.startToolCall({ name: 'x', runtime: 'cli', execute: () => 'ok' });
+          await call.requestApproval({ options: [PLAN_OPTIONS[0]!, { ...PLAN_OPTIONS[1]!, id: 'bypassPermissions' }] });
+        },
+      });
+      const server = await h.start({ agents: [agent] });
+      const client = await h.connect(server, { kind: 'cli' });
+      const { chatId } = await client.ok('chat.create', {});
+      await client.ok('message.send', userMessage(chatId, 'go'));
+      await waitUntil(() => client.state?.run === null && (lastMessage(client.state) as AssistantMessage | undefined)?.status === 'failed', 'the failed reply');
+      expect((lastMessage(client.state) as AssistantMessage).error).toMatch(/asked approval for tool call x with wrong options: Each approval option needs an id of its own/);
+      expect(toolCallsOf(client.state)[0]).not.toHaveProperty('approvalOptions');
+      expect(toolCallsOf(client.state)[0]!.state).not.toBe('awaiting-approval');
+    });
   });
 
   it('records how long each reasoning part took once the next part comes', async () => {

@@ -8,3 +8,4 @@ export * from './transport.ts';
 export * from './sync-client.ts';
 export * from './agent-mode.ts';
 export * from './agent-setting.ts';
+export * from './approval-options.ts';

@@ -32,6 +32,9 @@ export const LIMITS = {
   maxMimeTypeLength: 255,
   /** Chat titles. */
   maxTitleLength: 200,
+  /** The answers an agent offers to one approval (`approvalOptions`), and each one's id. */
+  maxApprovalOptions: 8,
+  maxApprovalOptionIdLength: 128,
   /** Reasons given with a tool rejection. */
   maxReasonLength: 2_000,
   /** Browser metadata strings (url, title, user agent). */

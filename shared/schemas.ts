@@ -95,6 +95,28 @@ export const ApprovalLabelsSchema = v.object({
 });
 export type ApprovalLabels = v.InferOutput<typeof ApprovalLabelsSchema>;
 
+/** ACP's four kinds of answer: allow or reject, this once or always (as the agent defines "always"). */
+export const ApprovalOptionKindSchema = v.picklist(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+export type ApprovalOptionKind = v.InferOutput<typeof ApprovalOptionKindSchema>;
+
+/**
+ * One answer an agent offers, by its own id and words: Claude Code's plan mode offers two kinds of
+ * "always" ("Yes, and bypass permissions", "Yes, and auto-accept edits"), which three buttons cannot tell apart.
+ */
+export const ApprovalOptionSchema = v.object({
+  id: v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxApprovalOptionIdLength)),
+  label: v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxTitleLength)),
+  kind: ApprovalOptionKindSchema,
+});
+export type ApprovalOption = v.InferOutput<typeof ApprovalOptionSchema>;
+
+export const ApprovalOptionsSchema = v.pipe(
+  v.array(ApprovalOptionSchema),
+  v.minLength(1),
+  v.maxLength(L.maxApprovalOptions),
+  v.check((options) => new Set(options.map((o) => o.id)).size === options.length, 'Each approval option needs an id of its own'),
+);
+
 export const ToolCallPartSchema = v.object({
   type: v.literal('tool-call'),
   toolCallId: ToolCallIdSchema,
@@ -114,6 +136,8 @@ export const ToolCallPartSchema = v.object({
   alwaysOffered: v.optional(v.boolean()),
   /** The agent's own words for its answers, shown on the buttons in place of Approve, Always allow, Reject. */
   approvalLabels: v.optional(ApprovalLabelsSchema),
+  /** Every answer the agent offers, in its words: a client may offer each one and send its id in `tool.approve`. */
+  approvalOptions: v.optional(ApprovalOptionsSchema),
 });
 export type ToolCallPart = v.InferOutput<typeof ToolCallPartSchema>;
 
@@ -467,6 +491,8 @@ export const ToolApproveSchema = v.object({
   reason: v.optional(boundedString(L.maxReasonLength)),
   /** Additive: remember this answer for such calls, when the part says `alwaysOffered`. */
   always: v.optional(v.boolean()),
+  /** Additive: the one of the part's `approvalOptions` the user chose; `approved` says whether it allows. */
+  optionId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxApprovalOptionIdLength))),
 });
 export const ToolResultRequestSchema = v.object({
   type: v.literal('tool.result'),

@@ -3,7 +3,7 @@
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
  * picks a script (hello, edit, run, long, crash, fail, garbage, page, read PATH, write PATH, echo, recall, mode,
- * go, drift, settings, fast, notice, usage, bad-update, npm-test, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
+ * go, drift, settings, fast, notice, usage, bad-update, npm-test, plan-exit, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
  * sessions have Claude Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude
  * Code does unless started to allow it. With ACP_SCRIPT_CONFIG=1 its sessions also have config
  * options (mode, model, effort), as Claude Code's newer adapter answers: it refuses the model
@@ -314,6 +314,35 @@ const app = agent({ name: 'scripted-acp-agent' })
         } else {
           await update({ sessionUpdate: 'tool_call_update', toolCallId: 'npm-test-1', status: 'failed' });
           await say('Not run.');
+        }
+        return { stopReason: 'end_turn' };
+      }
+
+      case 'plan-exit': {
+        // As Claude Code's adapter asks to leave plan mode where bypassing permissions is allowed:
+        // the call is announced first, then asked about with two different "always".
+        const plan = '1. Add the test\n2. Fix the bug';
+        await update({ sessionUpdate: 'tool_call', toolCallId: 'exit-plan-1', title: 'Ready to code?', kind: 'switch_mode', status: 'pending', rawInput: { plan }, content: [{ type: 'content', content: { type: 'text', text: plan } }] });
+        const answer = await client.request(methods.client.session.requestPermission, {
+          sessionId,
+          toolCall: { toolCallId: 'exit-plan-1', rawInput: { plan }, title: 'Ready to code?', kind: 'switch_mode' },
+          options: [
+            { optionId: 'bypassPermissions', name: 'Yes, and bypass permissions', kind: 'allow_always' },
+            { optionId: 'acceptEdits', name: 'Yes, and auto-accept edits', kind: 'allow_always' },
+            { optionId: 'default', name: 'Yes, and manually approve edits', kind: 'allow_once' },
+            { optionId: 'plan', name: 'No, keep planning', kind: 'reject_once' },
+          ],
+        });
+        log('permission', answer);
+        if (answer.outcome.outcome === 'selected' && answer.outcome.optionId !== 'plan') {
+          session.mode = answer.outcome.optionId;
+          saveSession(sessionId);
+          await update({ sessionUpdate: 'current_mode_update', currentModeId: session.mode });
+          await update({ sessionUpdate: 'tool_call_update', toolCallId: 'exit-plan-1', status: 'completed', title: 'Exited Plan Mode' });
+          await say(`Leaving plan mode for ${session.mode}.`);
+        } else {
+          await update({ sessionUpdate: 'tool_call_update', toolCallId: 'exit-plan-1', status: 'failed' });
+          await say('Still planning.');
         }
         return { stopReason: 'end_turn' };
       }

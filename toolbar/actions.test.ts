@@ -321,4 +321,12 @@ describe('chat actions', () => {
     void actions.approveTool('c1', 't2', true, '   ');
     expect(lastRequest(conn)).not.toHaveProperty('reason');
   });
+
+  it("names the agent's option the user chose, and \"always\" where asked", async () => {
+    const { conn, actions } = await setup();
+    void actions.approveTool('c1', 't1', false, 'one more step', { optionId: 'plan' });
+    expect(lastRequest(conn)).toEqual({ type: 'tool.approve', id: expect.any(String), chatId: 'c1', toolCallId: 't1', approved: false, reason: 'one more step', optionId: 'plan' });
+    void actions.approveTool('c1', 't2', true, undefined, { always: true });
+    expect(lastRequest(conn)).toEqual({ type: 'tool.approve', id: expect.any(String), chatId: 'c1', toolCallId: 't2', approved: true, always: true });
+  });
 });

@@ -30,7 +30,7 @@ export interface ToolbarActionsApi {
   send(): Promise<boolean>;
   /** Answers an approval; resolves with the refusal text, or null when accepted. */
   /** `always` remembers the answer for such calls, where the agent offers it. */
-  approveTool(chatId: string, toolCallId: string, approved: boolean, reason?: string, always?: boolean): Promise<string | null>;
+  approveTool(chatId: string, toolCallId: string, approved: boolean, reason?: string, choice?: { always?: boolean; optionId?: string }): Promise<string | null>;
   stopRun(chatId: string): Promise<boolean>;
   /** Asks `agent` to work in `mode` in the active chat (creating the chat first when there is none). */
   setMode(agent: string, mode: string): Promise<boolean>;
@@ -163,7 +163,7 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
       return chatAction(() => client.request('message.send', { chatId, content, metadata, agent, clientMessageId: makeId('cm') }));
     },
 
-    async approveTool(chatId, toolCallId, approved, reason, always) {
+    async approveTool(chatId, toolCallId, approved, reason, choice) {
       const trimmed = reason?.trim();
       try {
         await client.request('tool.approve', {
@@ -171,7 +171,8 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
           toolCallId,
           approved,
           ...(trimmed ? { reason: trimmed.slice(0, LIMITS.maxReasonLength) } : {}),
-          ...(always ? { always: true } : {}),
+          ...(choice?.always ? { always: true } : {}),
+          ...(choice?.optionId ? { optionId: choice.optionId } : {}),
         });
         return null;
       } catch (err) {

@@ -147,6 +147,23 @@ describe('an ACP agent in agentbar', () => {
     expect(s.received().find((r) => r.kind === 'permission')!.data).toEqual({ outcome: { outcome: 'selected', optionId: 'always' } });
   });
 
+  it("offers each of the agent's options and sends the one chosen: Claude Code's \"auto-accept edits\", not the first \"always\"", { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'plan-exit');
+    await s.client.waitFor(() => toolCallsOf(s.client.state).some((c) => c.state === 'awaiting-approval'), 20_000, 'the permission request');
+    const call = toolCallsOf(s.client.state)[0]!;
+    expect(call).toMatchObject({ title: 'Ready to code?', kind: 'switch_mode', alwaysOffered: true });
+    expect(call.approvalOptions).toEqual([
+      { id: 'bypassPermissions', label: 'Yes, and bypass permissions', kind: 'allow_always' },
+      { id: 'acceptEdits', label: 'Yes, and auto-accept edits', kind: 'allow_always' },
+      { id: 'default', label: 'Yes, and manually approve edits', kind: 'allow_once' },
+      { id: 'plan', label: 'No, keep planning', kind: 'reject_once' },
+    ]);
+    await s.client.ok('tool.approve', { chatId: s.chatId, toolCallId: call.toolCallId, approved: true, optionId: 'acceptEdits' });
+    expect(textOf(await reply(s))).toBe('Leaving plan mode for acceptEdits.');
+    expect(s.received().find((r) => r.kind === 'permission')!.data).toEqual({ outcome: { outcome: 'selected', optionId: 'acceptEdits' } });
+  });
+
   it('sends session/cancel on Stop, ends the message stopped, and the chat goes on in the same session', { timeout: 30_000 }, async () => {
     const s = await setup();
     await send(s, 'long');

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { methods, type AgentCapabilities, type AvailableCommand, type ClientContext, type McpServer, type NewSessionResponse, type SessionConfigOption, type SessionModeState, type SetSessionConfigOptionResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type ToolCall, type ToolCallUpdate, type UsageUpdate } from '@agentclientprotocol/sdk';
 import { LIMITS } from '../../shared/limits.ts';
-import type { ApprovalLabels } from '../../shared/schemas.ts';
+import type { ApprovalLabels, ApprovalOption } from '../../shared/schemas.ts';
 import type { AgentDefinition, AgentStateAccess, ApprovalAnswer, RunContext, ToolCallHandle } from '../agent.ts';
 import { describeError } from '../describe-error.ts';
 import { HOOK_TIMEOUT_MS } from '../requests.ts';
@@ -18,7 +18,7 @@ import { describeAcpError } from './describe-acp-error.ts';
 export { deriveAcpId };
 import { describeAuthRequired, isAuthRequired } from './describe-auth.ts';
 import { hasModeOption, isBooleanOption, readCurrentValues, toAgentSettings } from './session-settings.ts';
-import { approvalLabelsOf, buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, textOfContent, toDisplay, toInput, toLocations, toPlan, toTitle } from './map-acp.ts';
+import { approvalLabelsOf, approvalOptionsOf, buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, textOfContent, toDisplay, toInput, toLocations, toPlan, toTitle } from './map-acp.ts';
 
 export interface AcpAgentOptions {
   /** The command that starts the agent, and its arguments. */
@@ -477,7 +477,7 @@ class AcpTurn {
     this.onError();
   }
 
-  private startCall(call: ToolCall, requiresApproval: boolean, alwaysOffered = false, approvalLabels?: ApprovalLabels): ToolCallHandle {
+  private startCall(call: ToolCall, requiresApproval: boolean, asking: { alwaysOffered: boolean; labels: ApprovalLabels | undefined; options: ApprovalOption[] | undefined } | null = null): ToolCallHandle {
     let settle!: (outcome: { output: unknown } | { error: string }) => void;
     const outcome = new Promise<unknown>((resolve, reject) => {
       settle = (o) => ('error' in o ? reject(new Error(o.error)) : resolve(o.output));
@@ -487,8 +487,9 @@ class AcpTurn {
       name: call.name || call.kind || 'tool',
       runtime: 'cli',
       requiresApproval,
-      ...(alwaysOffered ? { alwaysOffered } : {}),
-      ...(approvalLabels ? { approvalLabels } : {}),
+      ...(asking?.alwaysOffered ? { alwaysOffered: true } : {}),
+      ...(asking?.labels ? { approvalLabels: asking.labels } : {}),
+      ...(asking?.options ? { approvalOptions: asking.options } : {}),
       ...(input ? { input } : {}),
       ...(call.title ? { title: toTitle(call.title) } : {}),
       ...(call.kind ? { kind: call.kind } : {}),
@@ -541,16 +542,16 @@ class AcpTurn {
     const cancelled: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
     if (this.ctx.signal.aborted || this.error) return cancelled;
     const alwaysOffered = request.options.some((o) => o.kind === 'allow_always' || o.kind === 'reject_always');
-    const labels = approvalLabelsOf(request.options);
+    const asking = { alwaysOffered, labels: approvalLabelsOf(request.options), options: approvalOptionsOf(request.options) };
     try {
       const known = this.calls.get(request.toolCall.toolCallId);
       let asked: Promise<ApprovalAnswer>;
       if (known) {
         this.updateCall(request.toolCall);
-        asked = known.handle.requestApproval({ alwaysOffered, labels });
+        asked = known.handle.requestApproval(asking);
       } else {
         // Asking from its first word: the call starts with "always" and the agent's words on it.
-        const handle = this.startCall({ ...request.toolCall, title: request.toolCall.title ?? request.toolCall.toolCallId } as ToolCall, true, alwaysOffered, labels);
+        const handle = this.startCall({ ...request.toolCall, title: request.toolCall.title ?? request.toolCall.toolCallId } as ToolCall, true, asking);
         asked = handle.requestApproval();
       }
       const aborted = new Promise<null>((resolve) => {

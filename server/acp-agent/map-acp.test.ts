@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../shared/limits.ts';
 import type { Message, UserMessage } from '../../shared/schemas.ts';
-import { approvalLabelsOf, buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, MAX_HISTORY_CHARS, toDisplay, toTitle } from './map-acp.ts';
+import { approvalLabelsOf, approvalOptionsOf, buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, MAX_HISTORY_CHARS, toDisplay, toTitle } from './map-acp.ts';
 import { splitCommand } from './split-command.ts';
 
 const PNG = `data:image/png;base64,${Buffer.from('png-bytes').toString('base64')}`;
@@ -128,6 +128,42 @@ describe('chooseOption', () => {
     expect(chooseOption(all, { approved: false, always: true })).toEqual({ outcome: 'selected', optionId: 'ra' });
     expect(chooseOption([all[1]!], { approved: true })).toEqual({ outcome: 'selected', optionId: 'aa' });
     expect(chooseOption([all[0]!], { approved: false })).toEqual({ outcome: 'cancelled' });
+  });
+
+  it('sends the option the user chose by its id, and falls back to the kind for one the agent did not offer', () => {
+    expect(chooseOption(all, { approved: false, optionId: 'ra' })).toEqual({ outcome: 'selected', optionId: 'ra' });
+    expect(chooseOption(all, { approved: true, always: true, optionId: 'aa' })).toEqual({ outcome: 'selected', optionId: 'aa' });
+    expect(chooseOption(all, { approved: true, optionId: 'gone' })).toEqual({ outcome: 'selected', optionId: 'a1' });
+  });
+});
+
+describe('approvalOptionsOf', () => {
+  const planExit = [
+    { optionId: 'bypassPermissions', name: 'Yes, and bypass permissions', kind: 'allow_always' as const },
+    { optionId: 'acceptEdits', name: 'Yes, and auto-accept edits', kind: 'allow_always' as const },
+    { optionId: 'default', name: 'Yes, and manually approve edits', kind: 'allow_once' as const },
+    { optionId: 'plan', name: 'No, keep planning', kind: 'reject_once' as const },
+  ];
+
+  it("offers every option by the agent's id and name: Claude Code's two ways out of plan mode stay two", () => {
+    expect(approvalOptionsOf(planExit)).toEqual([
+      { id: 'bypassPermissions', label: 'Yes, and bypass permissions', kind: 'allow_always' },
+      { id: 'acceptEdits', label: 'Yes, and auto-accept edits', kind: 'allow_always' },
+      { id: 'default', label: 'Yes, and manually approve edits', kind: 'allow_once' },
+      { id: 'plan', label: 'No, keep planning', kind: 'reject_once' },
+    ]);
+    const long = approvalOptionsOf([{ optionId: 'a', name: `Allow\n${'x'.repeat(400)}`, kind: 'allow_once' }]);
+    expect(long?.[0]!.label).toHaveLength(LIMITS.maxTitleLength);
+  });
+
+  it('offers none when they cannot all be offered, so the three buttons stay', () => {
+    expect(approvalOptionsOf([])).toBeUndefined();
+    const many = Array.from({ length: LIMITS.maxApprovalOptions + 1 }, (_, i) => ({ optionId: `o${i}`, name: `Option ${i}`, kind: 'allow_once' as const }));
+    expect(approvalOptionsOf(many)).toBeUndefined();
+    expect(approvalOptionsOf(many.slice(0, LIMITS.maxApprovalOptions))).toHaveLength(LIMITS.maxApprovalOptions);
+    expect(approvalOptionsOf([{ ...planExit[0]!, optionId: 'x'.repeat(LIMITS.maxApprovalOptionIdLength + 1) }])).toBeUndefined();
+    expect(approvalOptionsOf([planExit[0]!, { ...planExit[1]!, name: ' ' }])).toBeUndefined();
+    expect(approvalOptionsOf([planExit[0]!, { ...planExit[1]!, optionId: 'bypassPermissions' }])).toBeUndefined();
   });
 });
 

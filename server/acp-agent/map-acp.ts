@@ -8,7 +8,7 @@ import { splitDataUrl } from '../../shared/data-url.ts';
 import { readAttachedImage, readAttachedText, SVG_SOURCE_HEADING } from '../attached-text.ts';
 import { formatList } from '../../shared/format.ts';
 import { LIMITS } from '../../shared/limits.ts';
-import type { ApprovalLabels, FilePart, ImagePart, Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
+import type { ApprovalLabels, ApprovalOption, FilePart, ImagePart, Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import type { ApprovalAnswer, NoticeInput } from '../agent.ts';
 import { clipLine } from '../clip-line.ts';
@@ -181,6 +181,9 @@ export function toInput(raw: unknown): Record<string, unknown> | undefined {
  * agent offers it, else "once"; `cancelled` when the agent offered no option of that kind.
  */
 export function chooseOption(options: readonly PermissionOption[], answer: ApprovalAnswer): RequestPermissionOutcome {
+  // The user chose one of the agent's own options by its id (the toolbar offers each one).
+  const chosen = answer.optionId === undefined ? undefined : options.find((o) => o.optionId === answer.optionId);
+  if (chosen) return { outcome: 'selected', optionId: chosen.optionId };
   const wanted = answer.approved ? (answer.always ? ['allow_always', 'allow_once'] : ['allow_once', 'allow_always']) : answer.always ? ['reject_always', 'reject_once'] : ['reject_once', 'reject_always'];
   for (const kind of wanted) {
     const option = options.find((o) => o.kind === kind);
@@ -215,4 +218,23 @@ export function approvalLabelsOf(options: readonly PermissionOption[]): Approval
   if (always && always !== approve) labels.always = always;
   if (reject) labels.reject = reject;
   return Object.keys(labels).length > 0 ? labels : undefined;
+}
+
+/**
+ * Every answer the agent offers, by its id and name, for clients that offer each one: Claude Code
+ * asks to leave plan mode with two "always" ("Yes, and bypass permissions", "Yes, and auto-accept
+ * edits"). Undefined when the options cannot all be offered (too many, an id too long, no names):
+ * the buttons then fall back to `approvalLabelsOf`.
+ *
+ * @example approvalOptionsOf([{ optionId: 'y', name: 'Yes', kind: 'allow_once' }]) // [{ id: 'y', label: 'Yes', kind: 'allow_once' }]
+ */
+export function approvalOptionsOf(options: readonly PermissionOption[]): ApprovalOption[] | undefined {
+  if (options.length === 0 || options.length > LIMITS.maxApprovalOptions) return undefined;
+  const offered: ApprovalOption[] = [];
+  for (const o of options) {
+    const label = clipLine(o.name, LIMITS.maxTitleLength);
+    if (!label || !o.optionId || o.optionId.length > LIMITS.maxApprovalOptionIdLength || offered.some((p) => p.id === o.optionId)) return undefined;
+    offered.push({ id: o.optionId, label, kind: o.kind });
+  }
+  return offered;
 }

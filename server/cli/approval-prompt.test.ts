@@ -38,3 +38,50 @@ describe('readApprovalAnswer', () => {
     expect(readApprovalAnswer('a', call)).toEqual({ approved: false, reason: 'a' });
   });
 });
+
+describe('an approval that lists each of its options', () => {
+  const planExit: ToolCallPart = {
+    ...call,
+    toolName: 'ExitPlanMode',
+    title: 'Ready to code?',
+    input: { plan: 'Fix it' },
+    runtime: 'cli',
+    alwaysOffered: true,
+    approvalOptions: [
+      { id: 'bypassPermissions', label: 'Yes, and bypass permissions', kind: 'allow_always' },
+      { id: 'acceptEdits', label: 'Yes, and auto-accept edits', kind: 'allow_always' },
+      { id: 'default', label: 'Yes, and manually approve edits', kind: 'allow_once' },
+      { id: 'plan', label: 'No, keep planning', kind: 'reject_once' },
+    ],
+  };
+
+  it("numbers the agent's options as the toolbar orders them where two are of a kind, Enter being its first no", () => {
+    expect(describeApprovalQuestion(planExit)).toBe(
+      'Approve Ready to code? (ExitPlanMode) {"plan":"Fix it"}? [1 = "Yes, and manually approve edits", 2 = "Yes, and bypass permissions", 3 = "Yes, and auto-accept edits", 4 or Enter = "No, keep planning", or type a reason to reject] ',
+    );
+    const allowOnly: ToolCallPart = { ...planExit, approvalOptions: [{ id: 'session', label: 'Allow for this session', kind: 'allow_always' }, { id: 'always', label: "Allow and don't ask again", kind: 'allow_always' }] };
+    expect(describeApprovalQuestion(allowOnly)).toBe('Approve Ready to code? (ExitPlanMode) {"plan":"Fix it"}? [1 = "Allow for this session", 2 = "Allow and don\'t ask again", Enter = reject, or type a reason to reject] ');
+    // One option of each kind: the keys say it, in the agent's words (its labels).
+    const codexOptions: ToolCallPart = { ...codex, approvalOptions: [{ id: 'approved', label: 'Yes, proceed', kind: 'allow_once' }, { id: 'abort', label: 'No', kind: 'reject_once' }] };
+    expect(describeApprovalQuestion(codexOptions)).toBe(describeApprovalQuestion(codex));
+  });
+
+  it('answers with the option a number names; y, a, Enter and a reason still answer', () => {
+    expect(readApprovalAnswer('3', planExit)).toEqual({ approved: true, optionId: 'acceptEdits' });
+    expect(readApprovalAnswer(' 4 ', planExit)).toEqual({ approved: false, optionId: 'plan' });
+    expect(readApprovalAnswer('y', planExit)).toEqual({ approved: true, optionId: 'default' });
+    // Two kinds of "always": a names neither, so it is a reason, never "bypass permissions".
+    expect(readApprovalAnswer('a', planExit)).toEqual({ approved: false, optionId: 'plan', reason: 'a' });
+    const twoOnce: ToolCallPart = { ...planExit, approvalOptions: [{ id: 'once', label: 'Yes', kind: 'allow_once' }, { id: 'here', label: 'Yes, here', kind: 'allow_once' }, { id: 'amend', label: "Yes, and don't ask again", kind: 'allow_always' }] };
+    expect(readApprovalAnswer('a', twoOnce)).toEqual({ approved: true, optionId: 'amend' });
+    expect(readApprovalAnswer('y', twoOnce)).toEqual({ approved: true, optionId: 'once' });
+    expect(readApprovalAnswer('', planExit)).toEqual({ approved: false, optionId: 'plan' });
+    expect(readApprovalAnswer('n', planExit)).toEqual({ approved: false, optionId: 'plan' });
+    expect(readApprovalAnswer('write the test first', planExit)).toEqual({ approved: false, optionId: 'plan', reason: 'write the test first' });
+    // A number with no option is a reason, as any other text.
+    expect(readApprovalAnswer('9', planExit)).toEqual({ approved: false, optionId: 'plan', reason: '9' });
+    const allowOnly: ToolCallPart = { ...planExit, approvalOptions: [{ id: 'session', label: 'Allow for this session', kind: 'allow_always' }, { id: 'always', label: "Allow and don't ask again", kind: 'allow_always' }] };
+    expect(readApprovalAnswer('', allowOnly)).toEqual({ approved: false });
+    expect(readApprovalAnswer('2', allowOnly)).toEqual({ approved: true, optionId: 'always' });
+  });
+});

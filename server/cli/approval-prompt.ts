@@ -3,7 +3,8 @@
  * when it gave them (Codex: "Yes, and don't ask again for commands that start with `npm test`"), and
  * what a typed line answers. `agentbar chat -m` and the interactive chat ask the same way.
  */
-import type { ToolCallPart } from '../../shared/schemas.ts';
+import { isAllowingOption, orderApprovalOptions } from '../../shared/approval-options.ts';
+import type { ApprovalOption, ToolCallPart } from '../../shared/schemas.ts';
 import type { ApprovalReply } from './chat-turn.ts';
 
 /**
@@ -13,24 +14,64 @@ import type { ApprovalReply } from './chat-turn.ts';
  */
 export function describeApprovalQuestion(call: ToolCallPart): string {
   const what = call.title && call.title !== call.toolName ? `${call.title} (${call.toolName})` : call.toolName;
+  const question = `Approve ${what} ${JSON.stringify(call.input)}?`;
+  const numbered = optionsToNumber(call);
+  if (numbered) {
+    // Each of the agent's options by number, in the toolbar's order; Enter is its first no.
+    const options = numbered;
+    const firstReject = options.find((o) => !isAllowingOption(o));
+    const keys = options.map((o, i) => `${i + 1}${o === firstReject ? ' or Enter' : ''} = ${JSON.stringify(o.label)}`);
+    if (!firstReject) keys.push('Enter = reject');
+    return `${question} [${keys.join(', ')}, or type a reason to reject] `;
+  }
   const labels = call.approvalLabels;
   const word = (label: string | undefined, fallback: string) => (label ? JSON.stringify(label) : fallback);
   const keys = [`y = ${word(labels?.approve, 'approve')}`];
   if (call.alwaysOffered) keys.push(`a = ${word(labels?.always, 'always allow')}`);
   keys.push(`Enter = ${word(labels?.reject, 'reject')}`);
-  return `Approve ${what} ${JSON.stringify(call.input)}? [${keys.join(', ')}, or type a reason to reject] `;
+  return `${question} [${keys.join(', ')}, or type a reason to reject] `;
 }
 
 /**
  * What a line typed at that question answers: y approves, a approves for good (only where the agent
  * offers it; elsewhere it is a reason like any other), an empty line or n rejects, anything else
- * rejects with it as the reason.
+ * rejects with it as the reason. Where the agent offers two options of a kind (two "always"), a
+ * number chooses one, and a rejection is its first no.
  *
  * @example readApprovalAnswer('a', { ...call, alwaysOffered: true }) // { approved: true, always: true }
  */
-export function readApprovalAnswer(typed: string, call: Pick<ToolCallPart, 'alwaysOffered'>): ApprovalReply {
+export function readApprovalAnswer(typed: string, call: Pick<ToolCallPart, 'alwaysOffered' | 'approvalOptions'>): ApprovalReply {
   const a = typed.trim();
+  const numbered = optionsToNumber(call);
+  if (numbered) return readOptionAnswer(a, numbered);
   if (/^(y|yes)$/i.test(a)) return { approved: true };
   if (call.alwaysOffered && /^(a|always)$/i.test(a)) return { approved: true, always: true };
   return a && !/^(n|no)$/i.test(a) ? { approved: false, reason: a } : { approved: false };
+}
+
+/**
+ * The agent's options, numbered, where y, a and Enter cannot tell them apart (two of one kind:
+ * Claude Code's "bypass permissions" and "auto-accept edits"); else null, and the keys ask.
+ */
+function optionsToNumber(call: Pick<ToolCallPart, 'approvalOptions'>): ApprovalOption[] | null {
+  const options = call.approvalOptions;
+  if (!options || new Set(options.map((o) => o.kind)).size === options.length) return null;
+  return orderApprovalOptions(options);
+}
+
+function readOptionAnswer(typed: string, options: readonly ApprovalOption[]): ApprovalReply {
+  const chosen = /^\d+$/.test(typed) ? options[Number(typed) - 1] : undefined;
+  if (chosen) return { approved: isAllowingOption(chosen), optionId: chosen.id };
+  // y and a still answer as they do without options, where they name one option: with two kinds of
+  // "always" (one of them "bypass permissions"), a habit's a must not pick one; it is a reason then.
+  const only = (kinds: readonly string[]) => {
+    const matching = options.filter((o) => kinds.includes(o.kind));
+    return matching.length === 1 ? matching[0] : undefined;
+  };
+  const allow = /^(y|yes)$/i.test(typed) ? (options.find((o) => o.kind === 'allow_once') ?? only(['allow_once', 'allow_always'])) : /^(a|always)$/i.test(typed) ? only(['allow_always']) : undefined;
+  if (allow) return { approved: true, optionId: allow.id };
+  const reject = options.find((o) => !isAllowingOption(o));
+  const reply: ApprovalReply = reject ? { approved: false, optionId: reject.id } : { approved: false };
+  if (typed && !/^(n|no)$/i.test(typed)) reply.reason = typed;
+  return reply;
 }

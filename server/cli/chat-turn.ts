@@ -32,6 +32,8 @@ export interface ApprovalReply {
   approved: boolean;
   reason?: string;
   always?: boolean;
+  /** The agent's option chosen, where the call lists them (`approvalOptions`). */
+  optionId?: string;
 }
 
 export type Approver = (call: ToolCallPart) => Promise<ApprovalReply>;
@@ -217,7 +219,8 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
             out.note(`[tool ${describeCall(p)}: ${p.state}]`);
             if (p.state === 'awaiting-approval') {
               void options.approve(p).then(
-                ({ approved, reason, always }) => client.request('tool.approve', { chatId, toolCallId: p.toolCallId, approved, ...(reason ? { reason } : {}), ...(always ? { always: true } : {}) }),
+                ({ approved, reason, always, optionId }) =>
+                  client.request('tool.approve', { chatId, toolCallId: p.toolCallId, approved, ...(reason ? { reason } : {}), ...(always ? { always: true } : {}), ...(optionId ? { optionId } : {}) }),
               ).catch((error: unknown) => out.note(`[could not answer the approval: ${reasonOf(error)}]`));
             }
           }

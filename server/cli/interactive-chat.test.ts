@@ -166,6 +166,18 @@ describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
     expect(await t.exited).toBe(0);
   }, 40_000);
 
+  it('numbers the options where the agent offers two kinds of "always", and a number answers with that one', async () => {
+    const t = await onScriptedAgentTerminal();
+    await t.waitFor('agent> ');
+    t.type('plan-exit\r');
+    await t.waitFor('[1 = "Yes, and manually approve edits", 2 = "Yes, and bypass permissions", 3 = "Yes, and auto-accept edits", 4 or Enter = "No, keep planning", or type a reason to reject]');
+    t.type('3\r');
+    await t.waitFor('Leaving plan mode for acceptEdits.');
+    await t.waitFor('✓ done');
+    t.type('\x04');
+    expect(await t.exited).toBe(0);
+  }, 40_000);
+
   it('starts a note on a line of its own when it comes in the middle of a reply', async () => {
     const t = await onScriptedAgentTerminal();
     await t.waitFor('agent> ');

@@ -1,5 +1,6 @@
 import { memo } from './memo.ts';
 import { useRef, useState } from 'preact/hooks';
+import { isAllowingOption, orderApprovalOptions } from '../../shared/approval-options.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { ToolCallPart, ToolDisplay, ToolResultPart } from '../../shared/schemas.ts';
 import { useServices } from '../context.ts';
@@ -21,10 +22,10 @@ function Approval({ chatId, part, onAnswered }: { chatId: string; part: ToolCall
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const answer = async (approved: boolean, always = false) => {
+  const answer = async (approved: boolean, choice?: { always?: boolean; optionId?: string }) => {
     setBusy(true);
     setError(null);
-    const refusal = await actions.approveTool(chatId, part.toolCallId, approved, approved ? undefined : reason, always);
+    const refusal = await actions.approveTool(chatId, part.toolCallId, approved, approved ? undefined : reason, choice);
     setBusy(false);
     if (refusal) setError(refusal);
     // The buttons go away with the answer: keep keyboard focus on the call instead of losing it to the page.
@@ -33,6 +34,10 @@ function Approval({ chatId, part, onAnswered }: { chatId: string; part: ToolCall
 
   // An ACP agent names its answers, and its "always" is its own (one command prefix, this session…).
   const labels = part.approvalLabels;
+  // Where the agent lists its options, each is a button: two kinds of "always" stay two choices.
+  const options = part.approvalOptions ? orderApprovalOptions(part.approvalOptions) : null;
+  const firstReject = options?.find((o) => !isAllowingOption(o));
+  const rejectWithReason = () => void answer(false, firstReject ? { optionId: firstReject.id } : undefined);
   return (
     <div class="ab-approval">
       <div class="ab-approval-note">The agent wants to run this tool. Allow it?</div>
@@ -40,7 +45,7 @@ function Approval({ chatId, part, onAnswered }: { chatId: string; part: ToolCall
         <input
           type="text"
           aria-label="Reason"
-          placeholder={labels?.reject ? 'Reason (optional, sent if you say no)' : 'Reason (optional, sent with Reject)'}
+          placeholder={labels?.reject || firstReject ? 'Reason (optional, sent if you say no)' : 'Reason (optional, sent with Reject)'}
           maxLength={LIMITS.maxReasonLength}
           value={reason}
           disabled={busy}
@@ -48,23 +53,43 @@ function Approval({ chatId, part, onAnswered }: { chatId: string; part: ToolCall
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.isComposing && reason.trim()) {
               e.preventDefault();
-              void answer(false);
+              rejectWithReason();
             }
           }}
         />
       </div>
       <div class="ab-approval-buttons">
-        <button type="button" class="ab-btn ab-primary" disabled={busy} onClick={() => void answer(true)}>
-          {labels?.approve ?? 'Approve'}
-        </button>
-        {part.alwaysOffered ? (
-          <button type="button" class="ab-btn" disabled={busy} title={labels?.always ? undefined : 'Approve, and let the agent do this again without asking'} onClick={() => void answer(true, true)}>
-            {labels?.always ?? 'Always allow'}
-          </button>
-        ) : null}
-        <button type="button" class="ab-btn ab-danger" disabled={busy} onClick={() => void answer(false)}>
-          {labels?.reject ?? 'Reject'}
-        </button>
+        {options ? (
+          <>
+            {options.map((o, i) => {
+              const allows = isAllowingOption(o);
+              return (
+                <button key={o.id} type="button" class={`ab-btn${allows ? (i === 0 ? ' ab-primary' : '') : ' ab-danger'}`} disabled={busy} onClick={() => void answer(allows, { optionId: o.id })}>
+                  {o.label}
+                </button>
+              );
+            })}
+            {firstReject ? null : (
+              <button type="button" class="ab-btn ab-danger" disabled={busy} onClick={() => void answer(false)}>
+                Reject
+              </button>
+            )}
+          </>
+        ) : (
+          <>
+            <button type="button" class="ab-btn ab-primary" disabled={busy} onClick={() => void answer(true)}>
+              {labels?.approve ?? 'Approve'}
+            </button>
+            {part.alwaysOffered ? (
+              <button type="button" class="ab-btn" disabled={busy} title={labels?.always ? undefined : 'Approve, and let the agent do this again without asking'} onClick={() => void answer(true, { always: true })}>
+                {labels?.always ?? 'Always allow'}
+              </button>
+            ) : null}
+            <button type="button" class="ab-btn ab-danger" disabled={busy} onClick={() => void answer(false)}>
+              {labels?.reject ?? 'Reject'}
+            </button>
+          </>
+        )}
       </div>
       {error ? (
         <div class="ab-error-text" role="alert">
