@@ -121,6 +121,7 @@ test("offers each of the agent's answers as a button of its own: leaving plan mo
     // The agent got that option, not the first "always" (bypass permissions), and says which mode it is in.
     await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Leaving plan mode for acceptEdits.');
     await expect(toolbar.panel.getByRole('combobox', { name: 'Mode' })).toHaveValue('acceptEdits');
+    await expect(toolbar.userMessages.last()).toContainText('Approved the tool call with “Yes, and auto-accept edits”');
     // The call, retitled by the agent when done, keeps the focus the buttons had.
     await expect(toolbar.log.getByRole('group', { name: 'Tool call Exited Plan Mode' })).toBeFocused();
   });

@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { isAllowingOption } from '../shared/approval-options.ts';
 import { describeIssues, ProtocolError } from '../shared/errors.ts';
 import { makeId } from '../shared/ids.ts';
-import { ApprovalLabelsSchema, ApprovalOptionsSchema, ToolCallPartSchema, type ApprovalLabels, type ApprovalOption, type ClientKind, type Message, type Op, type RequestOf, type RunInfo, type ToolCallPart, type ToolCallState, type ToolMessage, type ToolResultPart, type UserMessage } from '../shared/schemas.ts';
+import { ApprovalLabelsSchema, ApprovalOptionsSchema, ToolCallPartSchema, type ApprovalLabels, type ApprovalOption, type ClientKind, type Message, type Op, type RequestOf, type RunInfo, type ToolCallPart, type ToolApprovalResponsePart, type ToolCallState, type ToolMessage, type ToolResultPart, type UserMessage } from '../shared/schemas.ts';
 import { ToolDeniedError, type AgentDefinition, type AgentTool, type ApprovalAnswer, type CallToolOptions, type ToolCallDisplay, type ToolCallHandle, type ToolCallResult } from './agent.ts';
 import type { ChatManager } from './chats.ts';
 import { describeError } from './describe-error.ts';
@@ -228,14 +228,14 @@ export class ToolCalls {
       throw new ProtocolError('already_resolved', `Tool call ${req.toolCallId} is ${part.state}, not awaiting approval`, 'toolCallId');
     }
     const chosen = req.optionId === undefined ? undefined : findChosenOption(call, req.optionId, req.approved);
+    const response: ToolApprovalResponsePart = { type: 'tool-approval-response', toolCallId: req.toolCallId, approved: req.approved };
+    if (req.reason !== undefined) response.reason = req.reason;
+    const label = chosen?.label ?? labelOfAnswer(call.asking, req);
+    if (label) response.label = label;
     const approval: UserMessage = {
       id: makeId('msg'),
       role: 'user',
-      content: [
-        req.reason !== undefined
-          ? { type: 'tool-approval-response', toolCallId: req.toolCallId, approved: req.approved, reason: req.reason }
-          : { type: 'tool-approval-response', toolCallId: req.toolCallId, approved: req.approved },
-      ],
+      content: [response],
       metadata: { source: client.kind, selectedElements: [] },
       createdAt: this.o.now(),
     };
@@ -452,6 +452,13 @@ function wordingOf(alwaysOffered: boolean | undefined, labels: ApprovalLabels | 
   if (labels) wording.approvalLabels = labels;
   if (options) wording.approvalOptions = options;
   return wording;
+}
+
+/** The agent's word for an answer given without an option: its "always", its yes or its no, where it named them. */
+function labelOfAnswer(asking: ApprovalWording, req: { approved: boolean; always?: boolean | undefined }): string | undefined {
+  const labels = asking.approvalLabels;
+  if (!req.approved) return labels?.reject;
+  return req.always ? labels?.always : labels?.approve;
 }
 
 /** The option a `tool.approve` names: one the call offers, and one that says what `approved` says. */

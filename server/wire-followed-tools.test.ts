@@ -105,6 +105,8 @@ describe('tool calls an agent follows as they go', () => {
     await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
     await settle(server, client);
     expect(r.answers).toEqual([{ approved: false, reason: 'not that file', always: true }]);
+    // The agent named no "no": the chat records the rejection without a word of its.
+    expect(activeMessages(client.state).some((m) => m.role === 'user' && m.content[0]!.type === 'tool-approval-response' && !('label' in m.content[0]!))).toBe(true);
     expect(toolCallsOf(client.state)[0]!.state).toBe('denied');
     expect(textOf(lastMessage(client.state))).toBe('Not edited: not that file');
     expect((lastMessage(client.state) as AssistantMessage).status).toBe('done');
@@ -218,6 +220,9 @@ describe('tool calls an agent follows as they go', () => {
       await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
       expect(p.answers).toEqual([{ approved: true, always: true, optionId: 'acceptEdits' }]);
       expect(textOf(lastMessage(client.state))).toBe('Mode acceptEdits.');
+      // The chat keeps what the user allowed, in the agent's words.
+      const response = activeMessages(client.state).find((m) => m.role === 'user' && m.content[0]!.type === 'tool-approval-response')!;
+      expect(response.content).toEqual([{ type: 'tool-approval-response', toolCallId, approved: true, label: 'Yes, and auto-accept edits' }]);
     });
 
     it('refuses an option the call does not offer, or one that says the opposite of approved, and the call still waits', async () => {

@@ -157,6 +157,8 @@ export const ToolApprovalResponsePartSchema = v.object({
   toolCallId: ToolCallIdSchema,
   approved: v.boolean(),
   reason: v.optional(boundedString(L.maxReasonLength)),
+  /** Additive: the agent's words for the answer chosen ("Yes, and auto-accept edits"), so the chat keeps what was allowed. */
+  label: v.optional(boundedString(L.maxTitleLength)),
 });
 export type ToolApprovalResponsePart = v.InferOutput<typeof ToolApprovalResponsePartSchema>;
 

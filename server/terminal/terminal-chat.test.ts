@@ -68,6 +68,23 @@ describe('terminal chat', () => {
     expect(t.output()).toContain('I will not read the page (not now)');
   });
 
+  it("says which of the agent's answers the user gave, in the agent's words", async () => {
+    const agent = defineAgent({
+      id: 'test/worded',
+      description: 'Asks before deleting, in its own words',
+      async run(ctx) {
+        const result = await ctx.callTool({ name: 'rm', runtime: 'cli', requiresApproval: true, execute: () => 'removed', approvalLabels: { approve: 'Delete it', reject: 'Keep it' } }).catch(() => null);
+        await ctx.reply.text(result ? 'Deleted.' : 'Kept.');
+      },
+    });
+    const t = await openTerminal(0, [agent]);
+    await t.chat.handleLine('clean up');
+    await expect.poll(t.output).toContain('needs your approval');
+    await t.chat.handleLine('/reject not now');
+    await t.idle();
+    expect(t.output()).toContain('[you rejected the tool call with “Keep it”: not now]');
+  });
+
   it('prints the agent’s reason when it rejects a request, and the failure of a run', async () => {
     const t = await openTerminal(20);
     await t.chat.handleLine('/new First');

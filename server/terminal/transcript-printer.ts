@@ -84,7 +84,7 @@ export function createTranscriptPrinter(write: (text: string) => void) {
     if (part.type === 'tool-approval-response') {
       if (p.results.has(part.toolCallId)) return;
       endLine();
-      write(`  [you ${part.approved ? 'approved' : 'rejected'} the tool call${part.reason ? `: ${part.reason}` : ''}]\n`);
+      write(`  [you ${part.approved ? 'approved' : 'rejected'} the tool call${part.label ? ` with “${part.label}”` : ''}${part.reason ? `: ${part.reason}` : ''}]\n`);
       p.results.add(part.toolCallId);
       return;
     }

@@ -19,6 +19,7 @@ function ApprovalNote({ part }: { part: ToolApprovalResponsePart }) {
   return (
     <div class="ab-note">
       {part.approved ? 'Approved the tool call' : 'Rejected the tool call'}
+      {part.label ? ` with “${part.label}”` : ''}
       {part.reason ? `: ${part.reason}` : ''}
     </div>
   );
