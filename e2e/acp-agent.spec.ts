@@ -154,6 +154,22 @@ test("shows a command the agent ran with its output as a code block, and its res
   });
 });
 
+test("shows a command's output that the agent reports only in its raw output, as Codex does", async ({ page }, testInfo) => {
+  await withScriptedAgent(page, async (toolbar) => {
+    await toolbar.send('codex-run');
+    await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Two files; no missing.txt.');
+    const ls = toolbar.log.getByRole('group', { name: 'Tool call ls' });
+    await expect(ls.locator('pre.ab-tool-output')).toHaveText('hello.txt\nmade.txt\n');
+    const cat = toolbar.log.getByRole('group', { name: 'Tool call cat missing.txt' });
+    await expect(cat.locator('pre.ab-tool-output')).toHaveText('cat: missing.txt: No such file or directory\n');
+    await expect(cat.locator('.ab-s-failed')).toHaveText('failed');
+    await expect(toolbar.log.getByRole('group', { name: 'Tool call touch made.txt' }).locator('.ab-tool-output')).toHaveCount(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await ls.scrollIntoViewIfNeeded();
+    await snap(page, testInfo, 'acp-raw-output');
+  });
+});
+
 test("offers the agent's own commands as the user types /, from the keyboard and the mouse", async ({ page }, testInfo) => {
   await withScriptedAgent(page, async (toolbar) => {
     // The agent announces its commands once it has started; until then the box offers nothing.

@@ -3,7 +3,7 @@
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
  * picks a script (hello, edit, run, long, crash, fail, garbage, page, read PATH, write PATH, echo, recall, mode,
- * go, drift, settings, fast, notice, usage, bad-update, npm-test, plan-exit, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
+ * go, drift, settings, fast, notice, usage, bad-update, npm-test, plan-exit, codex-run, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
  * sessions have Claude Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude
  * Code does unless started to allow it. With ACP_SCRIPT_CONFIG=1 its sessions also have config
  * options (mode, model, effort), as Claude Code's newer adapter answers: it refuses the model
@@ -315,6 +315,20 @@ const app = agent({ name: 'scripted-acp-agent' })
           await update({ sessionUpdate: 'tool_call_update', toolCallId: 'npm-test-1', status: 'failed' });
           await say('Not run.');
         }
+        return { stopReason: 'end_turn' };
+      }
+
+      case 'codex-run': {
+        // As Codex reports the commands it runs: no content, the output only in rawOutput; a
+        // failing one with its error on stderr.
+        const ran = (id, command, fields) => ({ call_id: id, command: ['/bin/bash', '-lc', command], cwd: '/tmp/proj', stdout: '', stderr: '', aggregated_output: '', formatted_output: '', ...fields });
+        await update({ sessionUpdate: 'tool_call', toolCallId: 'codex-ls', title: 'ls', kind: 'execute', status: 'in_progress', rawInput: { command: ['/bin/bash', '-lc', 'ls'] } });
+        await update({ sessionUpdate: 'tool_call_update', toolCallId: 'codex-ls', status: 'completed', rawOutput: ran('codex-ls', 'ls', { stdout: 'hello.txt\nmade.txt\n', aggregated_output: 'hello.txt\nmade.txt\n', formatted_output: 'hello.txt\nmade.txt\n', exit_code: 0 }) });
+        await update({ sessionUpdate: 'tool_call', toolCallId: 'codex-cat', title: 'cat missing.txt', kind: 'execute', status: 'in_progress', rawInput: { command: ['/bin/bash', '-lc', 'cat missing.txt'] } });
+        await update({ sessionUpdate: 'tool_call_update', toolCallId: 'codex-cat', status: 'failed', rawOutput: ran('codex-cat', 'cat missing.txt', { stderr: 'cat: missing.txt: No such file or directory\n', exit_code: 1 }) });
+        await update({ sessionUpdate: 'tool_call', toolCallId: 'codex-touch', title: 'touch made.txt', kind: 'execute', status: 'in_progress', rawInput: { command: ['/bin/bash', '-lc', 'touch made.txt'] } });
+        await update({ sessionUpdate: 'tool_call_update', toolCallId: 'codex-touch', status: 'completed', rawOutput: ran('codex-touch', 'touch made.txt', { exit_code: 0 }) });
+        await say('Two files; no missing.txt.');
         return { stopReason: 'end_turn' };
       }
 

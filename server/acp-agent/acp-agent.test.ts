@@ -164,6 +164,23 @@ describe('an ACP agent in agentbar', () => {
     expect(s.received().find((r) => r.kind === 'permission')!.data).toEqual({ outcome: { outcome: 'selected', optionId: 'acceptEdits' } });
   });
 
+  it("shows a command's output that the agent gives only in its raw output, as Codex does", { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'codex-run');
+    expect(textOf(await reply(s))).toBe('Two files; no missing.txt.');
+    const [ls, cat, touch] = toolCallsOf(s.client.state);
+    expect(ls).toMatchObject({ title: 'ls', state: 'done', display: [{ type: 'text', text: 'hello.txt\nmade.txt\n' }] });
+    // A failed command says why, on the call and in its result.
+    expect(cat).toMatchObject({ title: 'cat missing.txt', state: 'failed', display: [{ type: 'text', text: 'cat: missing.txt: No such file or directory\n' }] });
+    const catResult = activeMessages(s.client.state).find((m) => m.role === 'tool' && m.content[0]!.toolCallId === cat!.toolCallId)!;
+    expect(catResult.content[0]).toMatchObject({ isError: true, output: 'cat: missing.txt: No such file or directory\n' });
+    // A command with no output shows none; its result keeps the agent's raw output whole.
+    expect(touch).toMatchObject({ title: 'touch made.txt', state: 'done' });
+    expect(touch).not.toHaveProperty('display');
+    const lsResult = activeMessages(s.client.state).find((m) => m.role === 'tool' && m.content[0]!.toolCallId === ls!.toolCallId)!;
+    expect(lsResult.content[0]).toMatchObject({ isError: false, output: { exit_code: 0, formatted_output: 'hello.txt\nmade.txt\n' } });
+  });
+
   it('sends session/cancel on Stop, ends the message stopped, and the chat goes on in the same session', { timeout: 30_000 }, async () => {
     const s = await setup();
     await send(s, 'long');

@@ -18,7 +18,7 @@ import { describeAcpError } from './describe-acp-error.ts';
 export { deriveAcpId };
 import { describeAuthRequired, isAuthRequired } from './describe-auth.ts';
 import { hasModeOption, isBooleanOption, readCurrentValues, toAgentSettings } from './session-settings.ts';
-import { approvalLabelsOf, approvalOptionsOf, buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, textOfContent, toDisplay, toInput, toLocations, toPlan, toTitle } from './map-acp.ts';
+import { approvalLabelsOf, approvalOptionsOf, buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, textOfContent, textOfRawOutput, toDisplay, toInput, toLocations, toPlan, toTitle } from './map-acp.ts';
 
 export interface AcpAgentOptions {
   /** The command that starts the agent, and its arguments. */
@@ -404,7 +404,8 @@ function toSeverity(severity: unknown): 'info' | 'warning' | 'error' {
 
 /** One prompt turn: writes what the agent reports into the reply, in the order it arrives. */
 class AcpTurn {
-  private readonly calls = new Map<string, { handle: ToolCallHandle; settle: (outcome: { output: unknown } | { error: string }) => void; settled: boolean }>();
+  /** `shown`: the agent gave the call content to show; one that never did shows its raw output's words when it ends. */
+  private readonly calls = new Map<string, { handle: ToolCallHandle; settle: (outcome: { output: unknown } | { error: string }) => void; settled: boolean; shown: boolean }>();
   /** The first write that failed (a full chat, an invalid part): the turn ends with it. */
   error: Error | null = null;
   cancelled = false;
@@ -497,7 +498,7 @@ class AcpTurn {
       ...(call.content?.length ? { display: toDisplay(call.content) } : {}),
       execute: () => outcome,
     });
-    const entry = { handle, settle, settled: false };
+    const entry = { handle, settle, settled: false, shown: Boolean(call.content?.length) };
     this.calls.set(call.toolCallId, entry);
     this.settleIfDone(call.toolCallId, call);
     return handle;
@@ -505,6 +506,7 @@ class AcpTurn {
 
   private updateCall(update: ToolCallUpdate): void {
     const entry = this.calls.get(update.toolCallId)!;
+    if (update.content?.length) entry.shown = true;
     const input = toInput(update.rawInput);
     entry.handle.update({
       ...(update.title ? { title: toTitle(update.title) } : {}),
@@ -520,12 +522,19 @@ class AcpTurn {
     const entry = this.calls.get(toolCallId)!;
     if (entry.settled) return;
     const text = textOfContent(update.content);
+    const ending = update.status === 'completed' || update.status === 'failed';
+    // Codex reports a command's output only in rawOutput: shown as the call's output, not only as the result's JSON.
+    const rawText = ending && !entry.shown ? textOfRawOutput(update.rawOutput) : null;
+    if (rawText) {
+      entry.shown = true;
+      entry.handle.update({ display: [{ type: 'text', text: rawText }] });
+    }
     if (update.status === 'completed') {
       entry.settled = true;
       entry.settle({ output: update.rawOutput ?? text ?? null });
     } else if (update.status === 'failed') {
       entry.settled = true;
-      entry.settle({ error: text ?? (update.rawOutput !== undefined ? JSON.stringify(update.rawOutput) : 'The tool call failed') });
+      entry.settle({ error: text ?? rawText ?? (update.rawOutput !== undefined ? JSON.stringify(update.rawOutput) : 'The tool call failed') });
     }
   }
 

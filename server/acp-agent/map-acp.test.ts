@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../shared/limits.ts';
 import type { Message, UserMessage } from '../../shared/schemas.ts';
-import { approvalLabelsOf, approvalOptionsOf, buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, MAX_HISTORY_CHARS, toDisplay, toTitle } from './map-acp.ts';
+import { approvalLabelsOf, approvalOptionsOf, buildAcpPrompt, chooseOption, describeHistory, describeNotTaken, listNotTaken, MAX_HISTORY_CHARS, textOfRawOutput, toDisplay, toTitle } from './map-acp.ts';
 import { splitCommand } from './split-command.ts';
 
 const PNG = `data:image/png;base64,${Buffer.from('png-bytes').toString('base64')}`;
@@ -193,6 +193,22 @@ describe('approvalLabelsOf', () => {
     expect(long?.approve).toMatch(/^Allow x+…$/);
     // No names, no labels: the buttons keep their own.
     expect(approvalLabelsOf([{ optionId: 'a', name: '  ', kind: 'allow_once' }])).toBeUndefined();
+  });
+});
+
+describe('textOfRawOutput', () => {
+  it("reads a command's output where Codex puts it, and an MCP tool's text", () => {
+    expect(textOfRawOutput({ exit_code: 0, stdout: 'a\n', formatted_output: 'a (formatted)\n' })).toBe('a (formatted)\n');
+    expect(textOfRawOutput({ exit_code: 1, formatted_output: '', stderr: 'no such file\n' })).toBe('no such file\n');
+    expect(textOfRawOutput({ content: [{ type: 'text', text: '{"url":"/"}' }, { type: 'image', data: 'x' }, { type: 'text', text: 'more' }], isError: false })).toBe('{"url":"/"}\nmore');
+    expect(textOfRawOutput('plain words')).toBe('plain words');
+    expect(textOfRawOutput({ output: 'x'.repeat(LIMITS.maxToolDisplayChars + 10) })!.length).toBeLessThanOrEqual(LIMITS.maxToolDisplayChars);
+  });
+
+  it('finds nothing in output with no words, so the call shows what it showed', () => {
+    for (const raw of [undefined, null, 42, '  ', ['a'], { exit_code: 0, formatted_output: '', stdout: '' }, { content: [{ type: 'text', text: ' ' }] }, { content: 'text' }]) {
+      expect(textOfRawOutput(raw)).toBeNull();
+    }
   });
 });
 

@@ -161,6 +161,31 @@ export function textOfContent(content: readonly ToolCallContent[] | null | undef
   return texts.length > 0 ? clip(texts.join('\n')) : null;
 }
 
+/** Where agents put a command's output in a call's raw output: Codex's `formatted_output` first. */
+const RAW_OUTPUT_TEXT_KEYS = ['formatted_output', 'aggregated_output', 'output', 'stdout', 'stderr'] as const;
+
+/**
+ * The words in a call's raw output, for an agent that reports a call only there: Codex gives a
+ * command's output in `formatted_output` and no content, and an MCP tool's as a CallToolResult
+ * (`content` of text blocks). Null when it holds no text, so the call shows what it showed.
+ *
+ * @example textOfRawOutput({ exit_code: 0, formatted_output: 'a.ts\n' }) // 'a.ts\n'
+ */
+export function textOfRawOutput(raw: unknown): string | null {
+  if (typeof raw === 'string') return raw.trim() ? clip(raw) : null;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const fields = raw as Record<string, unknown>;
+  for (const key of RAW_OUTPUT_TEXT_KEYS) {
+    const value = fields[key];
+    if (typeof value === 'string' && value.trim()) return clip(value);
+  }
+  if (Array.isArray(fields.content)) {
+    const texts = fields.content.flatMap((c: unknown) => (c && typeof c === 'object' && (c as { type?: unknown }).type === 'text' && typeof (c as { text?: unknown }).text === 'string' ? [(c as { text: string }).text] : []));
+    if (texts.some((t) => t.trim())) return clip(texts.join('\n'));
+  }
+  return null;
+}
+
 export function toLocations(locations: readonly ToolCallLocation[]): ToolLocation[] {
   return locations.slice(0, LIMITS.maxToolLocations).map((l) => (l.line != null ? { path: l.path.slice(0, LIMITS.maxToolPathLength), line: l.line } : { path: l.path.slice(0, LIMITS.maxToolPathLength) }));
 }
