@@ -72,6 +72,8 @@ test('keeps focus on the tool call after Approve or Reject, never on the page', 
   await expect(card.locator('.ab-s-done')).toHaveText('done');
   await expect(card).toBeFocused();
   expect(await focusedInToolbar(page)).toBe('Tool call get_selected_elements');
+  // The reply goes on after the call: a message sent before it ends is refused (busy), as it should be.
+  await expect(toolbar.stopButton).toBeHidden();
   await toolbar.send('read my selection again');
   const second = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' }).last();
   await second.getByRole('button', { name: 'Reject' }).click();

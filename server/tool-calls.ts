@@ -173,7 +173,7 @@ export class ToolCalls {
 
   /**
    * Puts a call (new or running) in `awaiting-approval` and resolves with the user's answer. A call
-   * asked about again says only what this ask offers: the last ask's words go.
+   * asked about again shows the words it started with and this ask's; an earlier ask's go.
    */
   private requestApproval(call: OpenCall, opts: { alwaysOffered?: boolean; labels?: ApprovalLabels; options?: ApprovalOption[] } | undefined): Promise<ApprovalAnswer> {
     call.run.assertLive();
@@ -252,7 +252,8 @@ export class ToolCalls {
     }
     const answer: ApprovalAnswer = { approved: req.approved };
     if (req.reason !== undefined) answer.reason = req.reason;
-    if (req.always === true || chosen?.kind.endsWith('_always')) answer.always = true;
+    // A chosen option says itself whether it is "always".
+    if (chosen ? chosen.kind.endsWith('_always') : req.always === true) answer.always = true;
     if (chosen) answer.optionId = chosen.id;
     waiter?.resolve(answer);
   }
@@ -448,7 +449,8 @@ function findToolCallPart(messages: readonly Message[], toolCallId: string): Too
 /** The wording fields a call's part carries, only those given: "always" is offered by any always option. */
 function wordingOf(alwaysOffered: boolean | undefined, labels: ApprovalLabels | undefined, options: ApprovalOption[] | undefined): ApprovalWording {
   const wording: ApprovalWording = {};
-  if (alwaysOffered || options?.some((o) => o.kind.endsWith('_always'))) wording.alwaysOffered = true;
+  // Options at a call's start are checked with the part, after this: no property is trusted here.
+  if (alwaysOffered || (Array.isArray(options) && options.some((o) => typeof o?.kind === 'string' && o.kind.endsWith('_always')))) wording.alwaysOffered = true;
   if (labels) wording.approvalLabels = labels;
   if (options) wording.approvalOptions = options;
   return wording;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AssistantMessage, ToolMessage } from '../shared/schemas.ts';
+import type { ApprovalOption, AssistantMessage, ToolMessage } from '../shared/schemas.ts';
 import { defineAgent, type ApprovalAnswer, type ToolCallHandle } from './agent.ts';
 import { userMessage, type TestClient } from '../test-support/test-client.ts';
 import { Gate, activeMessages, expectRejected, lastMessage, settle, syncClients, textOf, toolCallsOf, useHarness, waitUntil } from '../test-support/test-server.ts';
@@ -225,6 +225,18 @@ describe('tool calls an agent follows as they go', () => {
       expect(response.content).toEqual([{ type: 'tool-approval-response', toolCallId, approved: true, label: 'Yes, and auto-accept edits' }]);
     });
 
+    it('takes "always" from the option chosen, not from an always flag sent with it', async () => {
+      const p = planAgent();
+      const server = await h.start({ agents: [p.agent] });
+      const client = await h.connect(server, { kind: 'cli' });
+      const { chatId } = await client.ok('chat.create', {});
+      await client.ok('message.send', userMessage(chatId, 'go'));
+      const toolCallId = await awaitingCall(client);
+      await client.ok('tool.approve', { chatId, toolCallId, approved: true, optionId: 'default', always: true });
+      await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
+      expect(p.answers).toEqual([{ approved: true, optionId: 'default' }]);
+    });
+
     it('refuses an option the call does not offer, or one that says the opposite of approved, and the call still waits', async () => {
       const p = planAgent();
       const server = await h.start({ agents: [p.agent] });
@@ -312,6 +324,24 @@ describe('tool calls an agent follows as they go', () => {
       expect((lastMessage(client.state) as AssistantMessage).error).toMatch(/asked approval for tool call x with wrong options: Each approval option needs an id of its own/);
       expect(toolCallsOf(client.state)[0]).not.toHaveProperty('approvalOptions');
       expect(toolCallsOf(client.state)[0]!.state).not.toBe('awaiting-approval');
+    });
+
+    it('fails the run with the reason when a call starts with options that are not options', async () => {
+      const agent = defineAgent({
+        id: 'test/bad-start-options',
+        description: 'Starts a call with an option that has no kind',
+        async run(ctx) {
+          await ctx.callTool({ name: 'x', runtime: 'cli', requiresApproval: true, execute: () => 'ok', approvalOptions: [{ id: 'y' } as unknown as ApprovalOption, null as unknown as ApprovalOption] });
+        },
+      });
+      const server = await h.start({ agents: [agent] });
+      const client = await h.connect(server, { kind: 'cli' });
+      const { chatId } = await client.ok('chat.create', {});
+      await client.ok('message.send', userMessage(chatId, 'go'));
+      await waitUntil(() => client.state?.run === null && (lastMessage(client.state) as AssistantMessage | undefined)?.status === 'failed', 'the failed reply');
+      expect((lastMessage(client.state) as AssistantMessage).error).toMatch(/approvalOptions/);
+      expect(toolCallsOf(client.state)).toEqual([]);
+      await client.ok('chat.create', {});
     });
   });
 
