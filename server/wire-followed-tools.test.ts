@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalOption, AssistantMessage, ToolMessage } from '../shared/schemas.ts';
-import { defineAgent, type ApprovalAnswer, type ToolCallHandle } from './agent.ts';
+import { defineAgent, type AgentDefinition, type ApprovalAnswer, type ToolCallHandle } from './agent.ts';
 import { userMessage, type TestClient } from '../test-support/test-client.ts';
 import { Gate, activeMessages, expectRejected, lastMessage, settle, syncClients, textOf, toolCallsOf, useHarness, waitUntil } from '../test-support/test-server.ts';
 
@@ -47,6 +47,16 @@ async function awaitingCall(client: TestClient): Promise<string> {
   return toolCallsOf(client.state)[0]!.toolCallId;
 }
 
+/** A server with `agent`, a cli client (and a watching one), and a chat where `text` was sent to it. */
+async function sendTo(agent: AgentDefinition, text = 'go', options: { watch?: boolean } = {}) {
+  const server = await h.start({ agents: [agent] });
+  const client = await h.connect(server, { kind: 'cli' });
+  const watcher = options.watch ? await h.connect(server, { kind: 'other' }) : undefined;
+  const { chatId } = await client.ok('chat.create', {});
+  await client.ok('message.send', userMessage(chatId, text));
+  return { server, client, chatId, watcher: watcher! };
+}
+
 function plans(client: TestClient): { index: number; plan: AssistantMessage['plan'] }[] {
   return activeMessages(client.state).flatMap((m, index) => (m.role === 'assistant' && m.plan ? [{ index, plan: m.plan }] : []));
 }
@@ -54,11 +64,7 @@ function plans(client: TestClient): { index: number; plan: AssistantMessage['pla
 describe('tool calls an agent follows as they go', () => {
   it('shows title, kind, files and a diff, asks midway, and records the result', async () => {
     const r = reportingAgent();
-    const server = await h.start({ agents: [r.agent] });
-    const client = await h.connect(server, { kind: 'cli' });
-    const watcher = await h.connect(server, { kind: 'other' });
-    const { chatId } = await client.ok('chat.create', {});
-    await client.ok('message.send', userMessage(chatId, 'go'));
+    const { server, client, chatId, watcher } = await sendTo(r.agent, 'go', { watch: true });
     const toolCallId = await awaitingCall(client);
     expect(toolCallsOf(client.state)[0]).toMatchObject({
       toolName: 'edit',
@@ -93,10 +99,7 @@ describe('tool calls an agent follows as they go', () => {
 
   it('gives the agent a rejection with its reason and "always", and the call ends denied', async () => {
     const r = reportingAgent();
-    const server = await h.start({ agents: [r.agent] });
-    const client = await h.connect(server, { kind: 'cli' });
-    const { chatId } = await client.ok('chat.create', {});
-    await client.ok('message.send', userMessage(chatId, 'always'));
+    const { server, client, chatId } = await sendTo(r.agent, 'always');
     const toolCallId = await awaitingCall(client);
     expect(toolCallsOf(client.state)[0]!.alwaysOffered).toBe(true);
     // The agent's words for its answers, for the buttons.
@@ -114,10 +117,7 @@ describe('tool calls an agent follows as they go', () => {
 
   it('rejects the waiting approval when the user presses Stop, and the call ends interrupted', async () => {
     const r = reportingAgent();
-    const server = await h.start({ agents: [r.agent] });
-    const client = await h.connect(server, { kind: 'cli' });
-    const { chatId } = await client.ok('chat.create', {});
-    await client.ok('message.send', userMessage(chatId, 'go'));
+    const { server, client, chatId } = await sendTo(r.agent);
     await awaitingCall(client);
     await client.ok('run.stop', { chatId });
     await settle(server, client);
@@ -135,10 +135,7 @@ describe('tool calls an agent follows as they go', () => {
         call.update({ locations: [{ path: 42 as unknown as string }] });
       },
     });
-    const server = await h.start({ agents: [agent] });
-    const client = await h.connect(server, { kind: 'cli' });
-    const { chatId } = await client.ok('chat.create', {});
-    await client.ok('message.send', userMessage(chatId, 'go'));
+    const { client } = await sendTo(agent);
     await waitUntil(() => client.state?.run === null && (lastMessage(client.state) as AssistantMessage | undefined)?.status === 'failed', 'the failed reply');
     expect((lastMessage(client.state) as AssistantMessage).error).toMatch(/updated tool call x wrongly: .*locations/);
     await client.ok('chat.create', {});
@@ -152,10 +149,7 @@ describe('tool calls an agent follows as they go', () => {
         await ctx.callTool({ name: 'rm', runtime: 'cli', requiresApproval: true, execute: () => 'removed', approvalLabels: { approve: 'Delete it', reject: 'Keep it' } });
       },
     });
-    const server = await h.start({ agents: [agent] });
-    const client = await h.connect(server, { kind: 'cli' });
-    const { chatId } = await client.ok('chat.create', {});
-    await client.ok('message.send', userMessage(chatId, 'go'));
+    const { client, chatId } = await sendTo(agent);
     const toolCallId = await awaitingCall(client);
     expect(toolCallsOf(client.state)[0]!.approvalLabels).toEqual({ approve: 'Delete it', reject: 'Keep it' });
     await client.ok('tool.approve', { chatId, toolCallId, approved: true });
@@ -172,10 +166,7 @@ describe('tool calls an agent follows as they go', () => {
         await call.requestApproval({ labels: { approve: 42 as unknown as string } });
       },
     });
-    const server = await h.start({ agents: [agent] });
-    const client = await h.connect(server, { kind: 'cli' });
-    const { chatId } = await client.ok('chat.create', {});
-    await client.ok('message.send', userMessage(chatId, 'go'));
+    const { client } = await sendTo(agent);
     await waitUntil(() => client.state?.run === null && (lastMessage(client.state) as AssistantMessage | undefined)?.status === 'failed', 'the failed reply');
     expect((lastMessage(client.state) as AssistantMessage).error).toMatch(/asked approval for tool call x with wrong labels: .*approve/);
     expect(toolCallsOf(client.state)[0]).not.toHaveProperty('approvalLabels');
@@ -209,10 +200,7 @@ describe('tool calls an agent follows as they go', () => {
 
     it('offers each option on the call, and gives the agent the one chosen, "always" included', async () => {
       const p = planAgent();
-      const server = await h.start({ agents: [p.agent] });
-      const client = await h.connect(server, { kind: 'cli' });
-      const { chatId } = await client.ok('chat.create', {});
-      await client.ok('message.send', userMessage(chatId, 'go'));
+      const { client, chatId } = await sendTo(p.agent);
       const toolCallId = await awaitingCall(client);
       // An older client still sees that "always" is on offer.
       expect(toolCallsOf(client.state)[0]).toMatchObject({ approvalOptions: PLAN_OPTIONS, alwaysOffered: true });
@@ -227,10 +215,7 @@ describe('tool calls an agent follows as they go', () => {
 
     it('takes "always" from the option chosen, not from an always flag sent with it', async () => {
       const p = planAgent();
-      const server = await h.start({ agents: [p.agent] });
-      const client = await h.connect(server, { kind: 'cli' });
-      const { chatId } = await client.ok('chat.create', {});
-      await client.ok('message.send', userMessage(chatId, 'go'));
+      const { client, chatId } = await sendTo(p.agent);
       const toolCallId = await awaitingCall(client);
       await client.ok('tool.approve', { chatId, toolCallId, approved: true, optionId: 'default', always: true });
       await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
@@ -239,11 +224,7 @@ describe('tool calls an agent follows as they go', () => {
 
     it('refuses an option the call does not offer, or one that says the opposite of approved, and the call still waits', async () => {
       const p = planAgent();
-      const server = await h.start({ agents: [p.agent] });
-      const client = await h.connect(server, { kind: 'cli' });
-      const watcher = await h.connect(server, { kind: 'other' });
-      const { chatId } = await client.ok('chat.create', {});
-      await client.ok('message.send', userMessage(chatId, 'go'));
+      const { server, client, chatId, watcher } = await sendTo(p.agent, 'go', { watch: true });
       const toolCallId = await awaitingCall(client);
       await syncClients(client, watcher);
       const unknown = await expectRejected(server, client, 'tool.approve', { chatId, toolCallId, approved: true, optionId: 'yolo' }, { code: 'invalid_message', path: 'optionId' }, [watcher]);
@@ -260,10 +241,7 @@ describe('tool calls an agent follows as they go', () => {
 
     it('refuses an option on a call that lists none', async () => {
       const r = reportingAgent();
-      const server = await h.start({ agents: [r.agent] });
-      const client = await h.connect(server, { kind: 'cli' });
-      const { chatId } = await client.ok('chat.create', {});
-      await client.ok('message.send', userMessage(chatId, 'go'));
+      const { server, client, chatId } = await sendTo(r.agent);
       const toolCallId = await awaitingCall(client);
       await syncClients(client);
       const refused = await expectRejected(server, client, 'tool.approve', { chatId, toolCallId, approved: true, optionId: 'allow' }, { code: 'invalid_message', path: 'optionId' });
@@ -290,10 +268,7 @@ describe('tool calls an agent follows as they go', () => {
           await ctx.reply.text(second.approved ? 'Deployed.' : 'Kept.');
         },
       });
-      const server = await h.start({ agents: [agent] });
-      const client = await h.connect(server, { kind: 'cli' });
-      const { chatId } = await client.ok('chat.create', {});
-      await client.ok('message.send', userMessage(chatId, 'go'));
+      const { client, chatId } = await sendTo(agent);
       const toolCallId = await awaitingCall(client);
       await client.ok('tool.approve', { chatId, toolCallId, approved: true, optionId: 'default' });
       asked.open();
@@ -316,10 +291,7 @@ describe('tool calls an agent follows as they go', () => {
           await call.requestApproval({ options: [PLAN_OPTIONS[0]!, { ...PLAN_OPTIONS[1]!, id: 'bypassPermissions' }] });
         },
       });
-      const server = await h.start({ agents: [agent] });
-      const client = await h.connect(server, { kind: 'cli' });
-      const { chatId } = await client.ok('chat.create', {});
-      await client.ok('message.send', userMessage(chatId, 'go'));
+      const { client } = await sendTo(agent);
       await waitUntil(() => client.state?.run === null && (lastMessage(client.state) as AssistantMessage | undefined)?.status === 'failed', 'the failed reply');
       expect((lastMessage(client.state) as AssistantMessage).error).toMatch(/asked approval for tool call x with wrong options: Each approval option needs an id of its own/);
       expect(toolCallsOf(client.state)[0]).not.toHaveProperty('approvalOptions');
@@ -334,10 +306,7 @@ describe('tool calls an agent follows as they go', () => {
           await ctx.callTool({ name: 'x', runtime: 'cli', requiresApproval: true, execute: () => 'ok', approvalOptions: [{ id: 'y' } as unknown as ApprovalOption, null as unknown as ApprovalOption] });
         },
       });
-      const server = await h.start({ agents: [agent] });
-      const client = await h.connect(server, { kind: 'cli' });
-      const { chatId } = await client.ok('chat.create', {});
-      await client.ok('message.send', userMessage(chatId, 'go'));
+      const { client } = await sendTo(agent);
       await waitUntil(() => client.state?.run === null && (lastMessage(client.state) as AssistantMessage | undefined)?.status === 'failed', 'the failed reply');
       expect((lastMessage(client.state) as AssistantMessage).error).toMatch(/approvalOptions/);
       expect(toolCallsOf(client.state)).toEqual([]);
@@ -356,10 +325,7 @@ describe('tool calls an agent follows as they go', () => {
         await ctx.reply.text('Answer.');
       },
     });
-    const server = await h.start({ agents: [agent] });
-    const client = await h.connect(server, { kind: 'cli' });
-    const { chatId } = await client.ok('chat.create', {});
-    await client.ok('message.send', userMessage(chatId, 'go'));
+    const { client } = await sendTo(agent);
     await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
     const [reasoning, text] = (lastMessage(client.state) as AssistantMessage).content;
     expect(reasoning).toMatchObject({ type: 'reasoning', text: 'hmm yes' });

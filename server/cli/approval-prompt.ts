@@ -15,10 +15,9 @@ import type { ApprovalReply } from './chat-turn.ts';
 export function describeApprovalQuestion(call: ToolCallPart): string {
   const what = call.title && call.title !== call.toolName ? `${call.title} (${call.toolName})` : call.toolName;
   const question = `Approve ${what} ${JSON.stringify(call.input)}?`;
-  const numbered = optionsToNumber(call);
-  if (numbered) {
+  const options = optionsToNumber(call);
+  if (options) {
     // Each of the agent's options by number, in the toolbar's order; Enter is its first no.
-    const options = numbered;
     const firstReject = options.find((o) => !isAllowingOption(o));
     const keys = options.map((o, i) => `${i + 1}${o === firstReject ? ' or Enter' : ''} = ${JSON.stringify(o.label)}`);
     if (!firstReject) keys.push('Enter = reject');

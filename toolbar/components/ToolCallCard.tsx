@@ -16,6 +16,39 @@ const STATE_LABELS: Record<ToolCallPart['state'], string> = {
   interrupted: 'interrupted',
 };
 
+/** One button of an approval: what it says, and the answer it sends. */
+interface ApprovalChoice {
+  key: string;
+  label: string;
+  /** The label is the agent's own words, not the toolbar's. */
+  own: boolean;
+  approved: boolean;
+  send?: { always?: boolean; optionId?: string };
+  title?: string;
+}
+
+/**
+ * The approval's buttons: one per option where the agent lists them (two kinds of "always" stay two
+ * choices), else Approve, "always" where offered, and Reject, in the agent's words where it gave them
+ * (an ACP agent's "always" is its own: one command prefix, this session…).
+ */
+function listApprovalChoices(part: ToolCallPart): ApprovalChoice[] {
+  if (part.approvalOptions) {
+    const choices: ApprovalChoice[] = orderApprovalOptions(part.approvalOptions).map((o) => ({ key: o.id, label: o.label, own: true, approved: isAllowingOption(o), send: { optionId: o.id } }));
+    if (!choices.some((c) => !c.approved)) choices.push({ key: 'reject', label: 'Reject', own: false, approved: false });
+    return choices;
+  }
+  const labels = part.approvalLabels;
+  const choices: ApprovalChoice[] = [{ key: 'approve', label: labels?.approve ?? 'Approve', own: Boolean(labels?.approve), approved: true }];
+  if (part.alwaysOffered) {
+    const always: ApprovalChoice = { key: 'always', label: labels?.always ?? 'Always allow', own: Boolean(labels?.always), approved: true, send: { always: true } };
+    if (!always.own) always.title = 'Approve, and let the agent do this again without asking';
+    choices.push(always);
+  }
+  choices.push({ key: 'reject', label: labels?.reject ?? 'Reject', own: Boolean(labels?.reject), approved: false });
+  return choices;
+}
+
 function Approval({ chatId, part, onAnswered }: { chatId: string; part: ToolCallPart; onAnswered(): void }) {
   const { actions } = useServices();
   const [reason, setReason] = useState('');
@@ -32,12 +65,8 @@ function Approval({ chatId, part, onAnswered }: { chatId: string; part: ToolCall
     else onAnswered();
   };
 
-  // An ACP agent names its answers, and its "always" is its own (one command prefix, this session…).
-  const labels = part.approvalLabels;
-  // Where the agent lists its options, each is a button: two kinds of "always" stay two choices.
-  const options = part.approvalOptions ? orderApprovalOptions(part.approvalOptions) : null;
-  const firstReject = options?.find((o) => !isAllowingOption(o));
-  const rejectWithReason = () => void answer(false, firstReject ? { optionId: firstReject.id } : undefined);
+  const choices = listApprovalChoices(part);
+  const firstReject = choices.find((c) => !c.approved);
   return (
     <div class="ab-approval">
       <div class="ab-approval-note">The agent wants to run this tool. Allow it?</div>
@@ -45,7 +74,7 @@ function Approval({ chatId, part, onAnswered }: { chatId: string; part: ToolCall
         <input
           type="text"
           aria-label="Reason"
-          placeholder={labels?.reject || firstReject ? 'Reason (optional, sent if you say no)' : 'Reason (optional, sent with Reject)'}
+          placeholder={firstReject?.own ? 'Reason (optional, sent if you say no)' : 'Reason (optional, sent with Reject)'}
           maxLength={LIMITS.maxReasonLength}
           value={reason}
           disabled={busy}
@@ -53,43 +82,24 @@ function Approval({ chatId, part, onAnswered }: { chatId: string; part: ToolCall
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.isComposing && reason.trim()) {
               e.preventDefault();
-              rejectWithReason();
+              void answer(false, firstReject?.send);
             }
           }}
         />
       </div>
       <div class="ab-approval-buttons">
-        {options ? (
-          <>
-            {options.map((o, i) => {
-              const allows = isAllowingOption(o);
-              return (
-                <button key={o.id} type="button" class={`ab-btn${allows ? (i === 0 ? ' ab-primary' : '') : ' ab-danger'}`} disabled={busy} onClick={() => void answer(allows, { optionId: o.id })}>
-                  {o.label}
-                </button>
-              );
-            })}
-            {firstReject ? null : (
-              <button type="button" class="ab-btn ab-danger" disabled={busy} onClick={() => void answer(false)}>
-                Reject
-              </button>
-            )}
-          </>
-        ) : (
-          <>
-            <button type="button" class="ab-btn ab-primary" disabled={busy} onClick={() => void answer(true)}>
-              {labels?.approve ?? 'Approve'}
-            </button>
-            {part.alwaysOffered ? (
-              <button type="button" class="ab-btn" disabled={busy} title={labels?.always ? undefined : 'Approve, and let the agent do this again without asking'} onClick={() => void answer(true, { always: true })}>
-                {labels?.always ?? 'Always allow'}
-              </button>
-            ) : null}
-            <button type="button" class="ab-btn ab-danger" disabled={busy} onClick={() => void answer(false)}>
-              {labels?.reject ?? 'Reject'}
-            </button>
-          </>
-        )}
+        {choices.map((c, i) => (
+          <button
+            key={c.key}
+            type="button"
+            class={`ab-btn${c.approved ? (i === 0 ? ' ab-primary' : '') : ' ab-danger'}`}
+            disabled={busy}
+            title={c.title}
+            onClick={() => void answer(c.approved, c.send)}
+          >
+            {c.label}
+          </button>
+        ))}
       </div>
       {error ? (
         <div class="ab-error-text" role="alert">
