@@ -200,18 +200,23 @@ test('redraws several large screenshots smaller until one message carries them a
   // Three PNGs of about 2.5 MB each: each under the 5 MB limit, 7.5 MB together.
   const shots = [1, 2, 3].map((n) => ({ name: `step-${n}.png`, mimeType: 'image/png', buffer: makePng(1000, 850, () => [noise(), noise(), noise()]) }));
   await toolbar.composer.fill('these three steps');
+  // Sending waits while the images are prepared, and says why. Watched from inside the page, on
+  // every change of the toolbar: a poll from the test can miss a preparation that ends between two
+  // looks, or runs while the page is too busy to answer one.
+  await page.evaluate(() => {
+    const root = document.querySelector('agentbar-toolbar')!.shadowRoot!;
+    const seen: string[] = ((window as unknown as { __hints: string[] }).__hints = []);
+    const look = (): void => {
+      const hint = root.querySelector('.ab-composer .ab-hint')?.textContent ?? '';
+      const disabled = root.querySelector<HTMLButtonElement>('button.ab-send')!.disabled;
+      const entry = `${hint} | ${disabled ? 'disabled' : 'enabled'}`;
+      if (seen[seen.length - 1] !== entry) seen.push(entry);
+    };
+    look();
+    new MutationObserver(look).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
   await page.locator('agentbar-toolbar input[type="file"]').setInputFiles(shots);
-  // Sending waits while the images are prepared, and says why: both seen at one moment, as the
-  // preparing may end between two separate checks.
-  await expect
-    .poll(() =>
-      page.evaluate(() => {
-        const root = document.querySelector('agentbar-toolbar')!.shadowRoot!;
-        const hint = root.querySelector('.ab-composer .ab-hint')?.textContent ?? '';
-        return hint.includes('Preparing the attachments…') && root.querySelector<HTMLButtonElement>('button.ab-send')!.disabled;
-      }),
-    { intervals: [20] })
-    .toBe(true);
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __hints: string[] }).__hints)).toContain('Preparing the attachments… | disabled');
   await expect(toolbar.sendButton).toBeEnabled({ timeout: 30_000 });
   await toolbar.sendButton.click();
   await expect(toolbar.userMessages.first().getByRole('img', { name: 'Attached image' })).toHaveCount(3);
