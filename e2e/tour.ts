@@ -160,9 +160,14 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
   await expect(streaming).toContainText('Step 3 of a long plan');
   await camera.shoot('long-streaming', 'A long reply streaming, with the Stop button');
+  await toolbar.composer.fill('Then the footer, please');
+  await toolbar.composer.press('Enter');
+  await expect(toolbar.panel.locator('.ab-queued')).toContainText('Then the footer, please');
+  await camera.shoot('queued', 'A message sent while the agent works waits over the box, and goes by itself when the reply ends');
   await toolbar.stopButton.click();
   await expect(toolbar.log.getByRole('article', { name: 'demo/guide, stopped' })).toBeVisible();
-  await camera.shoot('stopped', 'Stopped: the reply ends "stopped"');
+  await expect(toolbar.composer).toHaveValue('Then the footer, please');
+  await camera.shoot('stopped', 'Stopped: the reply ends "stopped", and the waiting message is back in the box, unsent');
 
   await toolbar.send('fail');
   await expect(toolbar.log.getByRole('article', { name: 'demo/guide, failed' })).toBeVisible();

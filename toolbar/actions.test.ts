@@ -3,8 +3,9 @@ import { LIMITS } from '../shared/limits.ts';
 import { createMemoryConnector, type MemoryConnection } from '../shared/memory-transport.ts';
 import type { State } from '../shared/schemas.ts';
 import { createSyncClient, type SyncClient } from '../shared/sync-client.ts';
-import { buildContent, createActions } from './actions.ts';
-import { createToolbarStore, type Attachment, type ToolbarStore } from './store.ts';
+import { createActions } from './actions.ts';
+import { bindSendQueue } from './send-queue.ts';
+import { createToolbarStore, type ToolbarStore } from './store.ts';
 import { makeState } from './test-fixtures.ts';
 
 const METADATA = {
@@ -184,31 +185,6 @@ describe('send', () => {
   });
 });
 
-describe('buildContent', () => {
-  const attachment = (i: number, size = 10): Attachment => ({
-    id: `a${i}`,
-    kind: 'file',
-    name: `f${i}`,
-    mimeType: 'text/plain',
-    dataUrl: 'data:text/plain;base64,' + 'A'.repeat(size),
-  });
-
-  it('refuses more parts than a message holds', () => {
-    const result = buildContent('text', Array.from({ length: LIMITS.maxParts }, (_, i) => attachment(i)));
-    expect(result).toEqual({ ok: false, error: expect.stringMatching(/at most 20 parts; remove 1/) });
-  });
-
-  it('refuses attachments that together exceed a frame', () => {
-    const big = Array.from({ length: 2 }, (_, i) => attachment(i, 5_000_000));
-    // 5,000,000 base64 characters each: 3.75 MB of file each, as the user counts it.
-    expect(buildContent('', big)).toEqual({ ok: false, error: 'The attachments total 7.2 MB; one message carries at most 5.6 MB. Send some with your next message.' });
-  });
-
-  it('refuses text over the limit', () => {
-    expect(buildContent('x'.repeat(LIMITS.maxTextLength + 1), [])).toEqual({ ok: false, error: expect.stringMatching(/limit is 200000/) });
-  });
-});
-
 describe('chat actions', () => {
   it('shows the agent’s refusal and changes nothing', async () => {
     const { conn, store, actions } = await setup();
@@ -328,5 +304,130 @@ describe('chat actions', () => {
     expect(lastRequest(conn)).toEqual({ type: 'tool.approve', id: expect.any(String), chatId: 'c1', toolCallId: 't1', approved: false, reason: 'one more step', optionId: 'plan' });
     void actions.approveTool('c1', 't2', true, undefined, { always: true });
     expect(lastRequest(conn)).toEqual({ type: 'tool.approve', id: expect.any(String), chatId: 'c1', toolCallId: 't2', approved: true, always: true });
+  });
+});
+
+describe('a message sent while the agent works', () => {
+  const RUN = { chatId: 'c1', agent: 'wisp/coder', messageId: 'm2', startedAt: 5 };
+
+  async function setupRunning() {
+    const env = await setup(makeState({ run: RUN }));
+    const unbind = bindSendQueue(env.store, () => env.actions.sendQueued());
+    let rev = 1;
+    const patch = (...ops: object[]) => env.conn.send({ type: 'patch', rev: ++rev, ops });
+    const endRun = () => patch({ op: 'replace', path: '/run', value: null });
+    const startRun = () => patch({ op: 'replace', path: '/run', value: RUN });
+    const sends = () => requests(env.conn).filter((f) => f.type === 'message.send');
+    return { ...env, unbind, patch, endRun, startRun, sends };
+  }
+
+  it('waits in the toolbar, then goes by itself when the run ends', async () => {
+    const { conn, store, actions, endRun, sends, unbind } = await setupRunning();
+    setDraft(store, 'Also check the footer');
+    expect(await actions.send()).toBe(true);
+    expect(sends()).toEqual([]);
+    expect(store.getState()).toMatchObject({ draft: '', composerError: null, queued: { chatId: 'c1', draft: 'Also check the footer' } });
+    const { clientMessageId } = store.getState().queued!;
+
+    endRun();
+    const [send] = sends();
+    expect(send).toMatchObject({ type: 'message.send', chatId: 'c1', content: [{ type: 'text', text: 'Also check the footer' }], clientMessageId, metadata: { source: 'toolbar' } });
+    expect(store.getState()).toMatchObject({ sending: true, queued: { clientMessageId } });
+    reply(conn, send!, { messageId: 'm3' });
+    await flush();
+    expect(store.getState()).toMatchObject({ sending: false, queued: null, composerError: null });
+    expect(sends()).toHaveLength(1);
+    unbind();
+  });
+
+  it('adds a second message to the one waiting, and the two go as one', async () => {
+    const { store, actions, endRun, sends, unbind } = await setupRunning();
+    setDraft(store, 'first thought');
+    await actions.send();
+    setDraft(store, 'second thought');
+    store.getState().addAttachments([{ id: 'a1', kind: 'file', name: 'notes.txt', mimeType: 'text/plain', dataUrl: 'data:text/plain;base64,aGk=' }]);
+    await actions.send();
+    expect(store.getState()).toMatchObject({ draft: '', attachments: [], queued: { draft: 'first thought\n\nsecond thought' } });
+    endRun();
+    expect(sends()).toHaveLength(1);
+    expect(sends()[0]!.content).toEqual([
+      { type: 'text', text: 'first thought\n\nsecond thought' },
+      { type: 'file', data: 'data:text/plain;base64,aGk=', filename: 'notes.txt', mimeType: 'text/plain' },
+    ]);
+    unbind();
+  });
+
+  it('refuses to add what would make the waiting message too long, and keeps both', async () => {
+    const { store, actions, unbind } = await setupRunning();
+    setDraft(store, 'x'.repeat(LIMITS.maxTextLength - 10));
+    await actions.send();
+    setDraft(store, 'and this too');
+    expect(await actions.send()).toBe(false);
+    expect(store.getState().draft).toBe('and this too');
+    expect(store.getState().queued!.draft).toHaveLength(LIMITS.maxTextLength - 10);
+    expect(store.getState().composerError).toMatch(/^Not added to the queued message: the message is \d+ characters long/);
+    unbind();
+  });
+
+  it('goes back in the box, before what was typed since, on Edit, on Stop, or when the user leaves its chat', async () => {
+    const { conn, store, actions, patch, endRun, sends, unbind } = await setupRunning();
+    setDraft(store, 'queued words');
+    await actions.send();
+    setDraft(store, 'typed since');
+    actions.editQueued();
+    expect(store.getState()).toMatchObject({ queued: null, draft: 'queued words\n\ntyped since' });
+
+    await actions.send();
+    void actions.stopRun('c1');
+    expect(store.getState()).toMatchObject({ queued: null, draft: 'queued words\n\ntyped since' });
+    expect(lastRequest(conn)).toMatchObject({ type: 'run.stop', chatId: 'c1' });
+
+    await actions.send();
+    patch({ op: 'replace', path: '/activeChatId', value: 'c2' }, { op: 'replace', path: '/active', value: { chatId: 'c2', messages: [] } });
+    expect(store.getState()).toMatchObject({ queued: null, draft: 'queued words\n\ntyped since' });
+    endRun();
+    expect(sends()).toEqual([]);
+    unbind();
+  });
+
+  it('keeps waiting while the server still says busy, without asking again until another run ends', async () => {
+    const { conn, store, actions, endRun, startRun, sends, unbind } = await setupRunning();
+    setDraft(store, 'after the reply');
+    await actions.send();
+    const { clientMessageId } = store.getState().queued!;
+    endRun();
+    refuse(conn, sends()[0]!, 'busy', 'The agent wisp/coder is still working; wait or press Stop');
+    await flush();
+    expect(store.getState()).toMatchObject({ sending: false, composerError: null, queued: { draft: 'after the reply' } });
+    expect(sends()).toHaveLength(1);
+
+    // Another client's message started a run first: this one goes after it.
+    startRun();
+    expect(sends()).toHaveLength(1);
+    endRun();
+    expect(sends()).toHaveLength(2);
+    expect(sends()[1]).toMatchObject({ clientMessageId, content: [{ type: 'text', text: 'after the reply' }] });
+    unbind();
+  });
+
+  it("puts it back in the box with the agent's reason when the agent refuses it", async () => {
+    const { conn, store, actions, endRun, sends, unbind } = await setupRunning();
+    setDraft(store, 'one more thing');
+    await actions.send();
+    endRun();
+    refuse(conn, sends()[0]!, 'rejected', 'This chat is read-only');
+    await flush();
+    expect(store.getState()).toMatchObject({ sending: false, queued: null, draft: 'one more thing', composerError: 'This chat is read-only' });
+    unbind();
+  });
+
+  it('sends at once, not into the queue, when nothing runs', async () => {
+    const { store, actions, endRun, sends, unbind } = await setupRunning();
+    endRun();
+    setDraft(store, 'now');
+    void actions.send();
+    expect(sends()).toHaveLength(1);
+    expect(store.getState().queued).toBeNull();
+    unbind();
   });
 });

@@ -3,14 +3,14 @@
  * two, for a first message without a chat) and reports a refusal as text for an inline alert.
  * None of them touches agent state: the server's patches do that.
  */
-import { dataUrlBytes, MAX_ATTACHMENTS_BYTES, MAX_ATTACHMENTS_LENGTH } from '../shared/data-url.ts';
-import { formatBytes } from '../shared/format.ts';
 import { makeId } from '../shared/ids.ts';
 import { LIMITS } from '../shared/limits.ts';
 import type { BrowserMetadata, SelectedElement, UserContentPart, UserMessage } from '../shared/schemas.ts';
-import type { SyncClient } from '../shared/sync-client.ts';
+import type { SyncClient, SyncView } from '../shared/sync-client.ts';
+import { buildContent } from './build-content.ts';
 import { selectChatsSorted, selectComposerAgent, selectComposerBlocker, selectSendBlocker } from './selectors.ts';
-import type { Attachment, PickedElement, ToolbarStore } from './store.ts';
+import { isQueueReady, queueComposer, takeBack, unqueue } from './send-queue.ts';
+import type { PickedElement, ToolbarStore } from './store.ts';
 
 export interface ActionsEnv {
   client: Pick<SyncClient, 'request'>;
@@ -26,8 +26,15 @@ export interface ToolbarActionsApi {
   switchChat(chatId: string): Promise<boolean>;
   renameChat(chatId: string, title: string): Promise<boolean>;
   deleteChat(chatId: string): Promise<boolean>;
-  /** Sends the composer's content; resolves true when the server accepted it. */
+  /**
+   * Sends the composer's content; resolves true when the server accepted it. While the agent
+   * works, the content waits in `queued` instead (true when it was taken) and goes when the run ends.
+   */
   send(): Promise<boolean>;
+  /** Sends the waiting message, when nothing runs any more; resolves true when the server accepted it. */
+  sendQueued(): Promise<boolean>;
+  /** Takes the waiting message back into the box. */
+  editQueued(): void;
   /** Answers an approval; resolves with the refusal text, or null when accepted. */
   /** `always` remembers the answer for such calls, where the agent offers it. */
   approveTool(chatId: string, toolCallId: string, approved: boolean, reason?: string, choice?: { always?: boolean; optionId?: string }): Promise<string | null>;
@@ -49,43 +56,8 @@ export function describeError(err: unknown): string {
   return String(err);
 }
 
-/**
- * Builds the parts of a user message from the composer, or says why it cannot be sent.
- *
- * @example
- * buildContent('hi', []) // { ok: true, content: [{ type: 'text', text: 'hi' }] }
- */
-export function buildContent(
-  draft: string,
-  attachments: readonly Attachment[],
-): { ok: true; content: UserContentPart[] } | { ok: false; error: string | null } {
-  const content: UserContentPart[] = [];
-  if (draft.trim()) {
-    if (draft.length > LIMITS.maxTextLength) {
-      return { ok: false, error: `The message is ${draft.length} characters long; the limit is ${LIMITS.maxTextLength}` };
-    }
-    content.push({ type: 'text', text: draft });
-  }
-  let bytes = 0;
-  for (const a of attachments) {
-    bytes += a.dataUrl.length;
-    content.push(
-      a.kind === 'image'
-        ? { type: 'image', image: a.dataUrl, mimeType: a.mimeType }
-        : { type: 'file', data: a.dataUrl, filename: a.name, mimeType: a.mimeType },
-    );
-  }
-  if (content.length === 0) return { ok: false, error: null };
-  if (content.length > LIMITS.maxParts) {
-    return { ok: false, error: `A message holds at most ${LIMITS.maxParts} parts; remove ${content.length - LIMITS.maxParts} attachment(s)` };
-  }
-  if (bytes > MAX_ATTACHMENTS_LENGTH) {
-    // In the sizes the user sees on their files, not the longer base64 that carries them.
-    const files = attachments.reduce((sum, a) => sum + dataUrlBytes(a.dataUrl), 0);
-    return { ok: false, error: `The attachments total ${formatBytes(files)}; one message carries at most ${formatBytes(MAX_ATTACHMENTS_BYTES)}. Send some with your next message.` };
-  }
-  return { ok: true, content };
-}
+/** Refusals after which a waiting message keeps waiting: the run, or the connection, is not over yet. */
+const KEEP_WAITING = new Set(['busy', 'offline', 'disconnected', 'timeout']);
 
 /**
  * Creates the action functions the components call.
@@ -107,6 +79,22 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
       return false;
     }
   }
+
+  /** Posts one message to `chatId`, or to a new chat for `agent` when none is open. */
+  async function deliver(chatId: string | null, content: UserContentPart[], agent: string | undefined, clientMessageId: string): Promise<void> {
+    const id = chatId ?? (await client.request('chat.create', agent ? { agent } : {})).chatId;
+    // Picked elements are read now: they are the page context, which may have moved since.
+    const metadata = {
+      source: 'toolbar' as const,
+      browser: env.collectMetadata(),
+      selectedElements: store.getState().picked.slice(0, LIMITS.maxSelectedElements).map(env.describePicked),
+    };
+    await client.request('message.send', { chatId: id, content, metadata, ...(agent ? { agent } : {}), clientMessageId });
+  }
+
+  // The view in which a waiting message was last refused as busy (or offline): it is tried again
+  // only once the server says something new, not in a loop on the same answer.
+  let heldAt: SyncView | null = null;
 
   /** Sends `request` for the active chat, or for a new one for `agent`: a choice made before the first message belongs to the chat that message will start. */
   function inChat(agent: string, request: (chatId: string) => Promise<unknown>): Promise<unknown> {
@@ -141,6 +129,8 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
       return true;
     },
     stopRun(chatId) {
+      // Stop ends what would have happened by itself: the waiting message goes back in the box.
+      unqueue(store);
       return chatAction(() => client.request('run.stop', { chatId }));
     },
     setMode(agent, mode) {
@@ -193,29 +183,15 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
         if (built.error) s.setComposerError(built.error);
         return false;
       }
+      const agent = selectComposerAgent(s) ?? undefined;
+      if (s.sync.state?.run) return queueComposer(store, agent ?? null);
       const draft = s.draft;
       const sentAttachments = new Set(s.attachments.map((a) => a.id));
-      const agent = selectComposerAgent(s) ?? undefined;
       const clientMessageId = s.pendingClientMessageId ?? makeId('cm');
       store.setState({ sending: true, composerError: null, pendingClientMessageId: clientMessageId });
 
       try {
-        let chatId = store.getState().sync.state?.activeChatId ?? null;
-        if (!chatId) {
-          chatId = (await client.request('chat.create', agent ? { agent } : {})).chatId;
-        }
-        const metadata = {
-          source: 'toolbar' as const,
-          browser: env.collectMetadata(),
-          selectedElements: s.picked.slice(0, LIMITS.maxSelectedElements).map(env.describePicked),
-        };
-        await client.request('message.send', {
-          chatId,
-          content: built.content,
-          metadata,
-          ...(agent ? { agent } : {}),
-          clientMessageId,
-        });
+        await deliver(store.getState().sync.state?.activeChatId ?? null, built.content, agent, clientMessageId);
         // Clear only what was sent: the developer may have typed on while the request was out.
         // Picked elements stay: they are the page context, which the agent's tools read later too.
         const now = store.getState();
@@ -230,6 +206,37 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
         store.setState({ sending: false, composerError: describeError(err) });
         return false;
       }
+    },
+
+    async sendQueued() {
+      const s = store.getState();
+      const waiting = s.queued;
+      if (!waiting || !isQueueReady(store) || s.sync === heldAt) return false;
+      if (s.sync.state?.activeChatId !== waiting.chatId) return false;
+      const built = buildContent(waiting.draft, waiting.attachments);
+      if (!built.ok) {
+        store.setState({ ...takeBack(s), composerError: built.error });
+        return false;
+      }
+      store.setState({ sending: true });
+      try {
+        await deliver(waiting.chatId, built.content, waiting.agent ?? undefined, waiting.clientMessageId);
+        store.setState({ sending: false, queued: null });
+        return true;
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        if (typeof code === 'string' && KEEP_WAITING.has(code)) {
+          heldAt = store.getState().sync;
+          store.setState({ sending: false });
+        } else {
+          store.setState({ ...takeBack(store.getState()), sending: false, composerError: describeError(err) });
+        }
+        return false;
+      }
+    },
+
+    editQueued() {
+      unqueue(store);
     },
   };
 }

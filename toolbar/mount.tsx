@@ -20,6 +20,7 @@ import { bindPolicyWatch } from './page/policy-watch.ts';
 import { bindRefusalProbe } from './page/refusal-probe.ts';
 import { fitAttachments } from './page/fit-attachments.ts';
 import { readAttachments } from './page/read-attachments.ts';
+import { bindSendQueue } from './send-queue.ts';
 import { createToolbarStore, type PickedElement, type PrefsStorage, type ToolbarStore } from './store.ts';
 import { TOOLBAR_CSS } from './styles.ts';
 import { createToolRunner, listToolDefinitions, type ToolContext } from './tools/index.ts';
@@ -171,6 +172,7 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
   const unbindPicker = bindPicker(win, host, store);
   const unbindProbe = bindRefusalProbe(win, store, config.config.url);
   const unbindPolicyWatch = bindPolicyWatch(doc, store, socketUrl, () => client.close());
+  const unbindSendQueue = bindSendQueue(store, () => actions.sendQueued());
 
   render(<App services={services} />, root);
   client.start();
@@ -184,6 +186,7 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
       unbindPicker();
       unbindProbe();
       unbindPolicyWatch();
+      unbindSendQueue();
       unfollow();
       client.close();
       bound.dispose();

@@ -33,6 +33,18 @@ export interface Highlight {
   until: number;
 }
 
+/**
+ * A message sent while the agent worked: it waits in the toolbar and goes out when the run ends
+ * (see send-queue.ts). `chatId` is the chat it was written in (null: none was open).
+ */
+export interface QueuedMessage {
+  chatId: string | null;
+  draft: string;
+  attachments: Attachment[];
+  agent: string | null;
+  clientMessageId: string;
+}
+
 export interface UiPrefs {
   open: boolean;
   width: number;
@@ -48,6 +60,8 @@ export interface ToolbarState extends UiPrefs {
   attachmentsInProgress: number;
   /** Reused while the same content is retried, so a retry cannot post the message twice. */
   pendingClientMessageId: string | null;
+  /** The message waiting for the run in progress to end. */
+  queued: QueuedMessage | null;
   sending: boolean;
   composerError: string | null;
   /** Offline although the server answers HTTP: it refused this toolbar (token or origin). */
@@ -109,6 +123,7 @@ export const INITIAL_UI_STATE: Omit<ToolbarState, keyof UiPrefs | 'sync'> = {
   attachments: [],
   attachmentsInProgress: 0,
   pendingClientMessageId: null,
+  queued: null,
   sending: false,
   composerError: null,
   serverRefused: false,

@@ -562,6 +562,11 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-elsewhere-text { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .ab-elsewhere-text b { color: var(--fg); font-weight: 600; }
 .ab-elsewhere .ab-btn { flex: none; display: inline-flex; align-items: center; gap: 5px; height: 24px; padding: 0 8px; font-size: 11.5px; }
+.ab-queued { display: flex; align-items: center; gap: 6px; min-width: 0; padding: 4px 4px 4px 8px; border: 1px dashed var(--line-2); border-radius: 8px; font-size: 12px; color: var(--fg-2); }
+.ab-queued-text { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.ab-queued-text b { color: var(--fg); font-weight: 600; }
+.ab-queued-files { color: var(--muted); }
+.ab-queued .ab-btn { flex: none; height: 24px; padding: 0 8px; font-size: 11.5px; }
 .ab-commands {
   position: relative; list-style: none; margin: 0; padding: 3px; max-height: 168px; overflow-y: auto;
   border: 1px solid var(--line-2); border-radius: 10px; background: var(--bg-2);

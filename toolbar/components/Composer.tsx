@@ -20,6 +20,7 @@ import {
   selectComposerBlocker,
 } from '../selectors.ts';
 import { CommandList, useCommandSuggestions } from './CommandSuggestions.tsx';
+import { QueuedMessage } from './QueuedMessage.tsx';
 import { RunElsewhere } from './RunElsewhere.tsx';
 import { CloseIcon, CursorIcon, FileIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
 
@@ -287,6 +288,8 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
   const blocker = useToolbar(selectComposerBlocker);
   const connectionProblem = useToolbar(selectConnectionProblem);
   const running = useToolbar(selectRunInActiveChat);
+  // The server takes one run at a time: while any runs, Send queues (send-queue.ts).
+  const anyRun = useToolbar((s) => !!s.sync.state?.run);
   const activeChatId = useToolbar(selectActiveChatId);
   const hasAttachments = useToolbar((s) => s.attachments.length > 0);
   const agent = useToolbar(selectComposerAgent);
@@ -325,6 +328,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
   return (
     <div class="ab-composer">
       <RunElsewhere />
+      <QueuedMessage />
       <Chips />
       {agent ? <CommandList agent={agent} suggestions={commands} /> : null}
       <div class="ab-input">
@@ -403,7 +407,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
             type="button"
             class="ab-send"
             aria-label="Send"
-            title={tooLong ?? blocker ?? 'Send (Enter)'}
+            title={tooLong ?? blocker ?? (anyRun ? 'Send when the reply ends (Enter)' : 'Send (Enter)')}
             aria-describedby={hint ? hintId : undefined}
             disabled={!canSend}
             onClick={() => void actions.send()}
