@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSyncClient, type SyncClient } from '../../shared/sync-client.ts';
 import { createWebSocketConnector } from '../../shared/transport.ts';
-import { defineAgent, type AgentDefinition } from '../agent.ts';
+import { defineAgent, type AgentDefinition, type ApprovalAnswer } from '../agent.ts';
 import { createDemoAgents } from '../demo-agents.ts';
 import { useHarness } from '../../test-support/test-server.ts';
 import { createTerminalChat } from './terminal-chat.ts';
@@ -83,6 +83,45 @@ describe('terminal chat', () => {
     await t.chat.handleLine('/reject not now');
     await t.idle();
     expect(t.output()).toContain('[you rejected the tool call with “Keep it”: not now]');
+  });
+
+  it("/approve gives the agent's answer by its number; a bare always, with two on offer, picks none and names the numbers", async () => {
+    const answers: ApprovalAnswer[] = [];
+    const agent = defineAgent({
+      id: 'test/plan-exit',
+      description: "Asks to leave plan mode with Claude Code's four answers",
+      async run(ctx) {
+        const call = ctx.startToolCall({ name: 'ExitPlanMode', runtime: 'cli', requiresApproval: true, execute: () => 'left' });
+        const answer = await call.requestApproval({
+          options: [
+            { id: 'bypassPermissions', label: 'Yes, and bypass permissions', kind: 'allow_always' },
+            { id: 'acceptEdits', label: 'Yes, and auto-accept edits', kind: 'allow_always' },
+            { id: 'default', label: 'Yes, and manually approve edits', kind: 'allow_once' },
+            { id: 'plan', label: 'No, keep planning', kind: 'reject_once' },
+          ],
+        });
+        answers.push(answer);
+        await ctx.reply.text(answer.approved ? `Mode ${answer.optionId}.` : 'Still planning.');
+      },
+    });
+    const t = await openTerminal(0, [agent]);
+    await t.chat.handleLine('ready to code');
+    await expect.poll(t.output).toContain(
+      'needs your approval: /approve [n] or /reject [reason] (1 = "Yes, and manually approve edits", 2 = "Yes, and bypass permissions", 3 = "Yes, and auto-accept edits", 4 = "No, keep planning")',
+    );
+    await t.chat.handleLine('/approve always');
+    expect(t.output()).toContain('Two answers allow always here: /approve 2 = "Yes, and bypass permissions" or /approve 3 = "Yes, and auto-accept edits".');
+    await t.chat.handleLine('/approve 7');
+    expect(t.output()).toContain('No answer 7: 1 = "Yes, and manually approve edits"');
+    // Neither answered the call: it still waits, and the agent got nothing.
+    expect(answers).toEqual([]);
+    expect(t.client.getSnapshot().state?.run).not.toBeNull();
+
+    await t.chat.handleLine('/approve 3');
+    await t.idle();
+    expect(answers).toEqual([{ approved: true, always: true, optionId: 'acceptEdits' }]);
+    expect(t.output()).toContain('[you approved the tool call with “Yes, and auto-accept edits”]');
+    expect(t.output()).toContain('Mode acceptEdits.');
   });
 
   it('prints the agent’s reason when it rejects a request, and the failure of a run', async () => {

@@ -8,8 +8,10 @@ import { findCurrentMode } from '../../shared/agent-mode.ts';
 import { defaultAgent } from '../../shared/default-agent.ts';
 import { describeUsage } from '../../shared/format.ts';
 import type { AgentCommand, FilePart, ToolCallPart } from '../../shared/schemas.ts';
+import type { ApprovalReply } from '../cli/chat-turn.ts';
 import { findClosest } from '../closest-word.ts';
 import { describeError } from '../describe-error.ts';
+import { readApproveCommand } from './approve-command.ts';
 import { checkAttachments, describeAttachment, readAttachment, type Attachment } from './read-attachment.ts';
 import { describeReplyFile, resolveTypedPath, saveReplyFile } from './save-reply-file.ts';
 import { runSettingCommand, setSetting } from './setting-command.ts';
@@ -27,7 +29,8 @@ export const TERMINAL_HELP = `Commands:
   /set [setting [value]]  the addressed agent's settings (model, reasoning level…) in this
                        chat; with a setting, its values; with a value, change it
   /usage               how full each agent's context is in this chat, and what it cost
-  /approve             approve the tool call waiting for you
+  /approve [n|always]  approve the tool call waiting for you: alone, once; n, the agent's answer
+                       numbered n; always, don't ask again for such calls, where it offers that
   /reject [reason]     reject it
   /stop                stop the agent
   /save [dir]          save the files of the latest reply that has any (to --save-files's folder
@@ -237,12 +240,13 @@ export function createTerminalChat(options: {
           write('No tool call is waiting for approval.\n');
           return;
         }
-        await client.request('tool.approve', {
-          chatId,
-          toolCallId: call.toolCallId,
-          approved: command === '/approve',
-          ...(command === '/reject' && arg ? { reason: arg } : {}),
-        });
+        const answer: ApprovalReply | string = command === '/approve' ? readApproveCommand(arg, call) : { approved: false, ...(arg ? { reason: arg } : {}) };
+        if (typeof answer === 'string') {
+          write(`${answer}\n`);
+          return;
+        }
+        const { approved, reason, always, optionId } = answer;
+        await client.request('tool.approve', { chatId, toolCallId: call.toolCallId, approved, ...(reason ? { reason } : {}), ...(always ? { always } : {}), ...(optionId ? { optionId } : {}) });
         return;
       }
       case '/save': {

@@ -5,6 +5,7 @@
 import type { AssistantPart, Message, State, ToolCallPart } from '../../shared/schemas.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import { describeNotice } from './terminal-text.ts';
+import { describeApproveUsage } from './approve-command.ts';
 
 interface Printed {
   /** Characters of each text/reasoning part already printed. */
@@ -26,7 +27,7 @@ const STATUS_TEXT: Record<string, string> = {
 function describeCall(call: ToolCallPart): string {
   const input = JSON.stringify(call.input);
   const head = `[tool ${call.toolName} (${call.runtime})${input !== '{}' ? ` ${truncateText(input, 120)}` : ''}]`;
-  if (call.state === 'awaiting-approval') return `${head} needs your approval: /approve or /reject [reason]`;
+  if (call.state === 'awaiting-approval') return `${head} needs your approval: ${describeApproveUsage(call)}`;
   return `${head} ${call.state}`;
 }
 
