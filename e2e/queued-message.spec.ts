@@ -67,3 +67,23 @@ test('Edit and Stop put the waiting message back in the box, unsent', async ({ t
   // Nothing went out: Stop ends what would have happened by itself.
   await expect(toolbar.userMessages).toHaveText(['a long one']);
 });
+
+test('a reload of the page keeps what was typed and the waiting message, which still goes when the reply ends', async ({ page, toolbar }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  await toolbar.send('a long one');
+  await expect(toolbar.log.getByRole('article', { name: 'demo/guide, streaming' })).toContainText('Step 1 of a long plan');
+  await toolbar.composer.fill('then the markdown');
+  await toolbar.composer.press('Enter');
+  await expect(toolbar.panel.locator('.ab-queued')).toBeVisible();
+  await toolbar.composer.fill('half a thought');
+
+  // What a dev server does when the agent changes a file it cannot swap in place.
+  await page.reload();
+  await toolbar.open();
+  await expect(toolbar.composer).toHaveValue('half a thought');
+  await expect(toolbar.panel.locator('.ab-queued').getByRole('status')).toHaveText('Sends after this reply: then the markdown');
+  await expect(toolbar.userMessages).toHaveText(['a long one', 'then the markdown'], { timeout: 60_000 });
+  await expect(toolbar.doneReplies()).toHaveCount(2, { timeout: 30_000 });
+  await expect(toolbar.composer).toHaveValue('half a thought');
+});

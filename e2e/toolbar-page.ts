@@ -40,8 +40,9 @@ export class Toolbar {
   chat(title: string): Locator {
     return this.chats.getByRole('button', { name: title, exact: true });
   }
+  /** The connection's status in the header (other live regions, such as a waiting message, announce too). */
   get status(): Locator {
-    return this.panel.getByRole('status');
+    return this.panel.locator('.ab-status').getByRole('status');
   }
   get alert(): Locator {
     return this.panel.getByRole('alert');

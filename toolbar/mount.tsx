@@ -15,6 +15,7 @@ import type { ToolbarServices } from './context.ts';
 import { collectBrowserMetadata } from './page/browser-metadata.ts';
 import { describeElement } from './page/describe-element.ts';
 import { followVisualViewport } from './page/follow-visual-viewport.ts';
+import { bindDraftKeeper } from './page/keep-draft.ts';
 import { startPicker } from './page/picker.ts';
 import { bindPolicyWatch } from './page/policy-watch.ts';
 import { bindRefusalProbe } from './page/refusal-probe.ts';
@@ -172,6 +173,7 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
   const unbindPicker = bindPicker(win, host, store);
   const unbindProbe = bindRefusalProbe(win, store, config.config.url);
   const unbindPolicyWatch = bindPolicyWatch(doc, store, socketUrl, () => client.close());
+  const unbindDraftKeeper = bindDraftKeeper(win, store);
   const unbindSendQueue = bindSendQueue(store, () => actions.sendQueued());
 
   render(<App services={services} />, root);
@@ -187,6 +189,7 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
       unbindProbe();
       unbindPolicyWatch();
       unbindSendQueue();
+      unbindDraftKeeper();
       unfollow();
       client.close();
       bound.dispose();

@@ -5,7 +5,7 @@
  *
  * One message waits; sending again while it waits adds to it. Stop, Edit, or leaving its chat put
  * it back in the box (before anything typed since), so nothing typed is lost or sent where the user
- * no longer looks. It lives in the page only, like the draft: a reload forgets it.
+ * no longer looks. Like the draft, it is kept across a reload of the page (page/keep-draft.ts).
  */
 import { makeId } from '../shared/ids.ts';
 import { buildContent } from './build-content.ts';

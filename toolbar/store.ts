@@ -1,8 +1,9 @@
 /**
  * The toolbar's store: a zustand/vanilla store that mirrors the sync client's view (`sync`, never
  * edited here: the server owns agent state) next to the UI's own state (panel open and size,
- * draft, attachments, picked elements, picking mode, alerts). Only UI preferences (open, size) are
- * persisted, in localStorage; everything about chats comes from the server again on reload.
+ * draft, attachments, picked elements, picking mode, alerts). UI preferences (open, size) are
+ * persisted in localStorage, and the draft and a waiting message in this tab's sessionStorage
+ * across a reload (page/keep-draft.ts); everything about chats comes from the server again.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { SelectedElement } from '../shared/schemas.ts';
