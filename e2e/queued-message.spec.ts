@@ -87,3 +87,22 @@ test('a reload of the page keeps what was typed and the waiting message, which s
   await expect(toolbar.doneReplies()).toHaveCount(2, { timeout: 30_000 });
   await expect(toolbar.composer).toHaveValue('half a thought');
 });
+
+test('a message typed while a tool call waits for approval says it goes after the reply, and goes once the call is answered', async ({ toolbar }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  await toolbar.send('read my selection');
+  const card = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' });
+  await expect(card.getByRole('button', { name: 'Approve' })).toBeVisible();
+
+  await toolbar.composer.fill('show me some markdown after that');
+  await toolbar.composer.press('Enter');
+  await expect(toolbar.panel.locator('.ab-queued')).toContainText('show me some markdown after that');
+  await expect(toolbar.panel.locator('.ab-composer .ab-hint')).toHaveText('The reply waits for your answer to the tool call; your message goes after it');
+
+  await card.getByRole('button', { name: 'Approve' }).click();
+  await expect(toolbar.userMessages.filter({ hasText: 'show me some markdown after that' })).toHaveCount(1, { timeout: 30_000 });
+  await expect(toolbar.panel.locator('.ab-queued')).toBeHidden();
+  await expect(toolbar.panel.locator('.ab-composer .ab-hint')).toBeHidden();
+  await expect(toolbar.doneReplies().last()).toContainText('debounce', { timeout: 30_000 });
+});

@@ -9,6 +9,7 @@ import {
   selectChatsSorted,
   selectComposerAgent,
   selectMessages,
+  selectQueueHint,
   selectRunInActiveChat,
   isConnectionBlocker,
   REFUSED_MESSAGE,
@@ -146,6 +147,22 @@ describe('chat views', () => {
       ],
     });
     expect(countAwaitingApproval(state.active!.messages)).toBe(1);
+  });
+
+  it('says a waiting message goes only after the tool call the reply waits on is answered', () => {
+    const run = { chatId: 'c1', agent: 'wisp/coder', messageId: 'm3', startedAt: 1 };
+    const asking = (state: 'awaiting-approval' | 'running') =>
+      makeState({
+        run,
+        active: {
+          chatId: 'c1',
+          messages: [{ id: 'm3', role: 'assistant', agent: 'wisp/coder', status: 'streaming', createdAt: 3, content: [{ type: 'tool-call', toolCallId: 't1', toolName: 'x', input: {}, runtime: 'cli', requiresApproval: true, state }] }],
+        },
+      });
+    const queued = { chatId: 'c1', draft: 'use the other file', attachments: [], agent: null, clientMessageId: 'cm_1' };
+    expect(selectQueueHint(ui({ state: asking('awaiting-approval') }, { queued }))).toBe('The reply waits for your answer to the tool call; your message goes after it');
+    expect(selectQueueHint(ui({ state: asking('running') }, { queued }))).toBeNull();
+    expect(selectQueueHint(ui({ state: asking('awaiting-approval') }))).toBeNull();
   });
 });
 

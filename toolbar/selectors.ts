@@ -233,6 +233,15 @@ export function selectComposerBlocker(s: ToolbarState): string | null {
   return selectSendBlocker(s) ?? (s.attachmentsInProgress > 0 ? 'Preparing the attachments…' : null);
 }
 
+/**
+ * What the composer says under a waiting message whose reply itself waits on the developer: a tool
+ * call to approve in this chat. Without it, a message typed instead of answering waits for ever.
+ */
+export function selectQueueHint(s: ToolbarState): string | null {
+  if (!s.queued || !selectRunInActiveChat(s) || countAwaitingApproval(selectMessages(s)) === 0) return null;
+  return 'The reply waits for your answer to the tool call; your message goes after it';
+}
+
 /** Tool calls waiting for the developer in the active chat (shown on the collapsed launcher). */
 export function countAwaitingApproval(messages: readonly Message[]): number {
   let n = 0;

@@ -18,6 +18,7 @@ import {
   selectConnectionProblem,
   selectRunInActiveChat,
   selectComposerBlocker,
+  selectQueueHint,
 } from '../selectors.ts';
 import { CommandList, useCommandSuggestions } from './CommandSuggestions.tsx';
 import { QueuedMessage } from './QueuedMessage.tsx';
@@ -290,6 +291,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
   const running = useToolbar(selectRunInActiveChat);
   // The server takes one run at a time: while any runs, Send queues (send-queue.ts).
   const anyRun = useToolbar((s) => !!s.sync.state?.run);
+  const queueHint = useToolbar(selectQueueHint);
   const activeChatId = useToolbar(selectActiveChatId);
   const hasAttachments = useToolbar((s) => s.attachments.length > 0);
   const agent = useToolbar(selectComposerAgent);
@@ -323,7 +325,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
     ? isTouchOnly()
       ? 'Tap elements on the page to select them, then tap “Pick elements” again to finish.'
       : 'Click elements on the page to select them. Esc to finish.'
-    : tooLong ?? blocker ?? (sending ? 'Sending…' : commands.offered.length ? '↑↓ choose · Tab or Enter completes · Esc closes' : null);
+    : tooLong ?? blocker ?? (sending ? 'Sending…' : commands.offered.length ? '↑↓ choose · Tab or Enter completes · Esc closes' : queueHint);
 
   return (
     <div class="ab-composer">
