@@ -397,6 +397,9 @@ test('copies a whole message, shows its time on hover, and folds a very long one
   await toolbar.send(long);
   const mine = toolbar.userMessages.last();
   const more = mine.getByRole('button', { name: 'Show more' });
+  // Until the guide's answer has ended: while it streams, the list follows it and moves the button
+  // between the moment a click aims and the moment it lands.
+  await expect(toolbar.doneReplies()).toHaveCount(2);
   await expect(more).toBeVisible();
   expect(await mine.locator('.ab-collapsible').evaluate((el) => el.clientHeight)).toBeLessThanOrEqual(420);
   await snap(page, testInfo, 'long-message-folded');

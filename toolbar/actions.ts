@@ -5,6 +5,7 @@
  */
 import { makeId } from '../shared/ids.ts';
 import { LIMITS } from '../shared/limits.ts';
+import { RequestError } from '../shared/request-table.ts';
 import type { BrowserMetadata, SelectedElement, UserContentPart, UserMessage } from '../shared/schemas.ts';
 import type { SyncClient, SyncView } from '../shared/sync-client.ts';
 import { buildContent } from './build-content.ts';
@@ -224,8 +225,7 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
         store.setState({ sending: false, queued: null });
         return true;
       } catch (err) {
-        const code = (err as { code?: unknown }).code;
-        if (typeof code === 'string' && KEEP_WAITING.has(code)) {
+        if (err instanceof RequestError && KEEP_WAITING.has(err.code)) {
           heldAt = store.getState().sync;
           store.setState({ sending: false });
         } else {
