@@ -5,19 +5,25 @@
  * persisted in localStorage, and the draft and a waiting message in this tab's sessionStorage
  * across a reload (page/keep-draft.ts); everything about chats comes from the server again.
  */
+import * as v from 'valibot';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { SelectedElement } from '../shared/schemas.ts';
 import type { SyncClient, SyncView } from '../shared/sync-client.ts';
 import { connectionKind, isConnectionBlocker } from './selectors.ts';
 
-export interface Attachment {
-  id: string;
-  kind: 'image' | 'file';
-  name: string;
-  mimeType: string;
+/**
+ * A file in the composer. A schema, not only a type, because a kept draft is read back from
+ * storage the page can write to (page/keep-draft.ts).
+ */
+export const AttachmentSchema = v.object({
+  id: v.string(),
+  kind: v.picklist(['image', 'file']),
+  name: v.string(),
+  mimeType: v.string(),
   /** A base64 data URL, within LIMITS.maxDataUrlLength. */
-  dataUrl: string;
-}
+  dataUrl: v.pipe(v.string(), v.startsWith('data:')),
+});
+export type Attachment = v.InferOutput<typeof AttachmentSchema>;
 
 /** An element the developer picked: its description at pick time and the live node, while it exists. */
 export interface PickedElement {
@@ -38,13 +44,14 @@ export interface Highlight {
  * A message sent while the agent worked: it waits in the toolbar and goes out when the run ends
  * (see send-queue.ts). `chatId` is the chat it was written in (null: none was open).
  */
-export interface QueuedMessage {
-  chatId: string | null;
-  draft: string;
-  attachments: Attachment[];
-  agent: string | null;
-  clientMessageId: string;
-}
+export const QueuedMessageSchema = v.object({
+  chatId: v.nullable(v.string()),
+  draft: v.string(),
+  attachments: v.array(AttachmentSchema),
+  agent: v.nullable(v.string()),
+  clientMessageId: v.string(),
+});
+export type QueuedMessage = v.InferOutput<typeof QueuedMessageSchema>;
 
 export interface UiPrefs {
   open: boolean;

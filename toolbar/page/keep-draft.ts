@@ -6,34 +6,18 @@
  * Picked elements are not kept: their nodes are gone with the page.
  */
 import * as v from 'valibot';
-import type { ToolbarState, ToolbarStore } from '../store.ts';
+import { AttachmentSchema, QueuedMessageSchema, type ToolbarState, type ToolbarStore } from '../store.ts';
 
 export const DRAFT_KEY = 'agentbar:draft';
 
 /** The subset of `Storage` the keeper uses. */
 export type DraftStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-const AttachmentSchema = v.object({
-  id: v.string(),
-  kind: v.picklist(['image', 'file']),
-  name: v.string(),
-  mimeType: v.string(),
-  dataUrl: v.pipe(v.string(), v.startsWith('data:')),
-});
-
 // Read back from storage the page can write to: checked like any input, never cast.
 const KeptDraftSchema = v.object({
   draft: v.string(),
   attachments: v.array(AttachmentSchema),
-  queued: v.nullable(
-    v.object({
-      chatId: v.nullable(v.string()),
-      draft: v.string(),
-      attachments: v.array(AttachmentSchema),
-      agent: v.nullable(v.string()),
-      clientMessageId: v.string(),
-    }),
-  ),
+  queued: v.nullable(QueuedMessageSchema),
 });
 type KeptDraft = v.InferOutput<typeof KeptDraftSchema>;
 
