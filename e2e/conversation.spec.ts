@@ -168,6 +168,28 @@ test("in the guide's Trusting mode a toolbar tool runs without asking; the mode 
   await expect(mode).toHaveValue('ask');
 });
 
+test('"Always allow" runs the call, says so in the chat, and the guide reads without asking from then on', async ({ toolbar, page }, testInfo) => {
+  const mode = toolbar.panel.getByRole('combobox', { name: 'Mode' });
+  await expect(mode).toHaveValue('ask');
+  await toolbar.send('read my selection');
+  const card = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' });
+  const always = card.getByRole('button', { name: 'Always allow' });
+  await expect(always).toHaveAttribute('title', 'Approve, and let the agent do this again without asking');
+  await always.click();
+  await expect(card.locator('.ab-s-done')).toHaveText('done');
+  // The chat keeps that the answer was for good, not only that it was yes.
+  await expect(toolbar.userMessages.last()).toHaveText('Always allowed the tool call');
+  await expect(toolbar.doneReplies().last()).toContainText('You chose Always allow: this chat is in Trusting mode now');
+  await expect(mode).toHaveValue('trust');
+  await snap(page, testInfo, 'approval-always');
+
+  await toolbar.send('read my selection again');
+  await expect(toolbar.doneReplies().last()).toContainText('No elements are selected. Press Pick elements');
+  const second = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' }).last();
+  await expect(second.locator('.ab-s-done')).toHaveText('done');
+  await expect(toolbar.log.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+});
+
 test('asks approval for a toolbar tool: Approve runs it, Reject sends the reason', async ({ toolbar, page }, testInfo) => {
   // A reply long enough that the list scrolls: after Approve, the list must still follow.
   await toolbar.ask('help');

@@ -119,7 +119,7 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await toolbar.send('selection');
   const card = toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' }).last();
   await expect(card.getByRole('button', { name: 'Approve' })).toBeVisible();
-  await camera.shoot('approval', 'A toolbar tool waiting for approval (Approve / Reject with a reason)');
+  await camera.shoot('approval', 'A toolbar tool waiting for approval (Approve; Always allow, which moves the chat to Trusting mode; Reject with a reason)');
   await card.getByRole('button', { name: 'Approve' }).click();
   await expect(lastReply()).toContainText('You selected 2 elements');
   await camera.shoot('approved', 'Approved: the toolbar read the picked elements, the agent lists them');

@@ -173,9 +173,15 @@ export function createDemoAgents(options: DemoAgentOptions = {}): AgentDefinitio
       if (/\bselect|selection|page|element/.test(text)) {
         const trusting = ctx.mode === 'trust';
         await stream(ctx, trusting ? 'Reading the elements you picked (Trusting mode: without asking).' : 'I would like to read the elements you picked in the page.');
+        // "Always allow" is honoured as an agent should: the chat moves to Trusting mode, and the
+        // next read goes without asking (the user can move it back in the Mode menu).
+        const call = ctx.startToolCall({ name: 'get_selected_elements', runtime: 'toolbar', requiresApproval: !trusting, alwaysOffered: !trusting });
         try {
-          const result = await ctx.callTool({ name: 'get_selected_elements', runtime: 'toolbar', requiresApproval: !trusting });
-          await stream(ctx, result.isError ? `The toolbar could not read them: ${String(result.output)}` : summarizeElements(result.output));
+          const answer = trusting ? null : await call.requestApproval();
+          if (answer?.always) ctx.setMode('trust');
+          const result = await call.result;
+          const trusted = answer?.always ? 'You chose Always allow: this chat is in **Trusting** mode now, so next time I read them without asking. ' : '';
+          await stream(ctx, trusted + (result.isError ? `The toolbar could not read them: ${String(result.output)}` : summarizeElements(result.output)));
         } catch (error) {
           if (!(error instanceof ToolDeniedError)) throw error;
           await stream(ctx, `Understood, I will not read the page${error.reason ? ` (${error.reason})` : ''}.`);

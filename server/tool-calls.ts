@@ -232,6 +232,10 @@ export class ToolCalls {
     if (req.reason !== undefined) response.reason = req.reason;
     const label = chosen?.label ?? labelOfAnswer(call.asking, req);
     if (label) response.label = label;
+    // A chosen option says itself whether it is "always"; a bare `always` counts only where it was
+    // offered (an agent that never asked must not be told, nor the chat say, that it holds for good).
+    const always = chosen ? chosen.kind.endsWith('_always') : req.always === true && call.asking.alwaysOffered === true;
+    if (always) response.always = true;
     const approval: UserMessage = {
       id: makeId('msg'),
       role: 'user',
@@ -252,8 +256,7 @@ export class ToolCalls {
     }
     const answer: ApprovalAnswer = { approved: req.approved };
     if (req.reason !== undefined) answer.reason = req.reason;
-    // A chosen option says itself whether it is "always".
-    if (chosen ? chosen.kind.endsWith('_always') : req.always === true) answer.always = true;
+    if (always) answer.always = true;
     if (chosen) answer.optionId = chosen.id;
     waiter?.resolve(answer);
   }

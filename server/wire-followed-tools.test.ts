@@ -108,11 +108,25 @@ describe('tool calls an agent follows as they go', () => {
     await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
     await settle(server, client);
     expect(r.answers).toEqual([{ approved: false, reason: 'not that file', always: true }]);
-    // The agent named no "no": the chat records the rejection without a word of its.
-    expect(activeMessages(client.state).some((m) => m.role === 'user' && m.content[0]!.type === 'tool-approval-response' && !('label' in m.content[0]!))).toBe(true);
+    // The agent named no "no": the chat records the rejection without a word of its, and that it was "always".
+    const response = activeMessages(client.state).find((m) => m.role === 'user' && m.content[0]!.type === 'tool-approval-response')!;
+    expect(response.content).toEqual([{ type: 'tool-approval-response', toolCallId, approved: false, reason: 'not that file', always: true }]);
     expect(toolCallsOf(client.state)[0]!.state).toBe('denied');
     expect(textOf(lastMessage(client.state))).toBe('Not edited: not that file');
     expect((lastMessage(client.state) as AssistantMessage).status).toBe('done');
+  });
+
+  it('neither passes on nor records "always" for a call whose agent did not offer it', async () => {
+    const r = reportingAgent();
+    const { server, client, chatId } = await sendTo(r.agent, 'go');
+    const toolCallId = await awaitingCall(client);
+    expect(toolCallsOf(client.state)[0]!.alwaysOffered).toBeUndefined();
+    await client.ok('tool.approve', { chatId, toolCallId, approved: false, reason: 'later', always: true });
+    await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
+    await settle(server, client);
+    expect(r.answers).toEqual([{ approved: false, reason: 'later' }]);
+    const response = activeMessages(client.state).find((m) => m.role === 'user' && m.content[0]!.type === 'tool-approval-response')!;
+    expect(response.content).toEqual([{ type: 'tool-approval-response', toolCallId, approved: false, reason: 'later' }]);
   });
 
   it('rejects the waiting approval when the user presses Stop, and the call ends interrupted', async () => {
@@ -210,7 +224,7 @@ describe('tool calls an agent follows as they go', () => {
       expect(textOf(lastMessage(client.state))).toBe('Mode acceptEdits.');
       // The chat keeps what the user allowed, in the agent's words.
       const response = activeMessages(client.state).find((m) => m.role === 'user' && m.content[0]!.type === 'tool-approval-response')!;
-      expect(response.content).toEqual([{ type: 'tool-approval-response', toolCallId, approved: true, label: 'Yes, and auto-accept edits' }]);
+      expect(response.content).toEqual([{ type: 'tool-approval-response', toolCallId, approved: true, label: 'Yes, and auto-accept edits', always: true }]);
     });
 
     it('takes "always" from the option chosen, not from an always flag sent with it', async () => {
@@ -220,6 +234,8 @@ describe('tool calls an agent follows as they go', () => {
       await client.ok('tool.approve', { chatId, toolCallId, approved: true, optionId: 'default', always: true });
       await client.waitFor(() => client.state?.run === null, 5000, 'the run to end');
       expect(p.answers).toEqual([{ approved: true, optionId: 'default' }]);
+      const response = activeMessages(client.state).find((m) => m.role === 'user' && m.content[0]!.type === 'tool-approval-response')!;
+      expect(response.content).toEqual([{ type: 'tool-approval-response', toolCallId, approved: true, label: 'Yes, and manually approve edits' }]);
     });
 
     it('refuses an option the call does not offer, or one that says the opposite of approved, and the call still waits', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contextPercent, describeUsage, formatBytes, formatCost, formatList, formatThinkingTime, formatTokens } from './format.ts';
+import { contextPercent, describeApproval, describeUsage, formatBytes, formatCost, formatList, formatThinkingTime, formatTokens } from './format.ts';
 
 describe('formats', () => {
   it('writes sizes in B, KB and MB', () => {
@@ -51,5 +51,16 @@ describe('context usage', () => {
   it('says it in words, with the cost when there is one', () => {
     expect(describeUsage({ used: 150_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } })).toBe('150,000 of 200,000 tokens of context used (75%); the session has cost $0.42');
     expect(describeUsage({ used: 512, size: 8192 })).toBe('512 of 8,192 tokens of context used (6%)');
+  });
+});
+
+describe('describeApproval', () => {
+  it('says what was answered, in the agent\'s words where it gave them, and "always" where it held for good', () => {
+    expect(describeApproval({ approved: true })).toBe('approved the tool call');
+    expect(describeApproval({ approved: false, reason: 'not on prod' })).toBe('rejected the tool call: not on prod');
+    expect(describeApproval({ approved: true, always: true })).toBe('always allowed the tool call');
+    expect(describeApproval({ approved: false, always: true, reason: 'not that file' })).toBe('always rejected the tool call: not that file');
+    // The agent's words say what "always" meant; they are not doubled.
+    expect(describeApproval({ approved: true, always: true, label: 'Yes, and auto-accept edits' })).toBe('approved the tool call with “Yes, and auto-accept edits”');
   });
 });

@@ -83,3 +83,14 @@ export function describeUsage(usage: { used: number; size: number; cost?: { amou
   const counts = `${usage.used.toLocaleString('en')} of ${usage.size.toLocaleString('en')} tokens of context used (${contextPercent(usage)}%)`;
   return usage.cost ? `${counts}; the session has cost ${formatCost(usage.cost)}` : counts;
 }
+
+/**
+ * A recorded answer to an approval as a phrase after "you" (the toolbar capitalizes it): the
+ * agent's words where it gave them, and "always" where the answer holds from now on.
+ *
+ * @example describeApproval({ approved: true, always: true }) // 'always allowed the tool call'
+ */
+export function describeApproval(part: { approved: boolean; label?: string | undefined; always?: boolean | undefined; reason?: string | undefined }): string {
+  const verb = part.always && !part.label ? (part.approved ? 'always allowed' : 'always rejected') : part.approved ? 'approved' : 'rejected';
+  return `${verb} the tool call${part.label ? ` with “${part.label}”` : ''}${part.reason ? `: ${part.reason}` : ''}`;
+}

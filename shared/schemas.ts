@@ -159,6 +159,8 @@ export const ToolApprovalResponsePartSchema = v.object({
   reason: v.optional(boundedString(L.maxReasonLength)),
   /** Additive: the agent's words for the answer chosen ("Yes, and auto-accept edits"), so the chat keeps what was allowed. */
   label: v.optional(boundedString(L.maxTitleLength)),
+  /** Additive: the answer holds for such calls from now on (as the agent defines "always"), not this one alone. */
+  always: v.optional(v.boolean()),
 });
 export type ToolApprovalResponsePart = v.InferOutput<typeof ToolApprovalResponsePartSchema>;
 

@@ -85,6 +85,26 @@ describe('terminal chat', () => {
     expect(t.output()).toContain('[you rejected the tool call with “Keep it”: not now]');
   });
 
+  it('/approve always gives an agent without words its "always", and the transcript says so', async () => {
+    const answers: ApprovalAnswer[] = [];
+    const agent = defineAgent({
+      id: 'test/always',
+      description: 'Offers always, in no words of its own',
+      async run(ctx) {
+        const call = ctx.startToolCall({ name: 'format', runtime: 'cli', requiresApproval: true, execute: () => 'formatted' });
+        answers.push(await call.requestApproval({ alwaysOffered: true }));
+        await ctx.reply.text('Formatted.');
+      },
+    });
+    const t = await openTerminal(0, [agent]);
+    await t.chat.handleLine('format it');
+    await expect.poll(t.output).toContain('needs your approval');
+    await t.chat.handleLine('/approve always');
+    await t.idle();
+    expect(answers).toEqual([{ approved: true, always: true }]);
+    expect(t.output()).toContain('[you always allowed the tool call]');
+  });
+
   it("/approve gives the agent's answer by its number; a bare always, with two on offer, picks none and names the numbers", async () => {
     const answers: ApprovalAnswer[] = [];
     const agent = defineAgent({

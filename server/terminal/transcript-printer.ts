@@ -3,6 +3,7 @@
  * streamed text printed as it grows (only the new suffix, never the whole message again).
  */
 import type { AssistantPart, Message, State, ToolCallPart } from '../../shared/schemas.ts';
+import { describeApproval } from '../../shared/format.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import { describeNotice } from './terminal-text.ts';
 import { describeApproveUsage } from './approve-command.ts';
@@ -85,7 +86,7 @@ export function createTranscriptPrinter(write: (text: string) => void) {
     if (part.type === 'tool-approval-response') {
       if (p.results.has(part.toolCallId)) return;
       endLine();
-      write(`  [you ${part.approved ? 'approved' : 'rejected'} the tool call${part.label ? ` with “${part.label}”` : ''}${part.reason ? `: ${part.reason}` : ''}]\n`);
+      write(`  [you ${describeApproval(part)}]\n`);
       p.results.add(part.toolCallId);
       return;
     }

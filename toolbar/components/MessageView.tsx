@@ -1,4 +1,4 @@
-import { formatThinkingTime } from '../../shared/format.ts';
+import { describeApproval, formatThinkingTime } from '../../shared/format.ts';
 import type { AssistantMessage, Message, Notice, PlanEntry, ReasoningPart, ToolApprovalResponsePart, ToolMessage, UserMessage } from '../../shared/schemas.ts';
 import { labelElement } from '../page/picker.ts';
 import { FileLink, ImagePreview } from './AttachmentViews.tsx';
@@ -15,13 +15,13 @@ function textOf(message: UserMessage | AssistantMessage): string {
     .trim();
 }
 
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function ApprovalNote({ part }: { part: ToolApprovalResponsePart }) {
   return (
-    <div class="ab-note">
-      {part.approved ? 'Approved the tool call' : 'Rejected the tool call'}
-      {part.label ? ` with “${part.label}”` : ''}
-      {part.reason ? `: ${part.reason}` : ''}
-    </div>
+    <div class="ab-note">{capitalize(describeApproval(part))}</div>
   );
 }
 
