@@ -10,6 +10,7 @@ import { LIMITS } from '../../shared/limits.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import type { ToolDefinition } from '../../shared/schemas.ts';
 import { defineAgent, ToolDeniedError, type AgentDefinition, type AgentSettingInput, type AgentTool, type RunContext } from '../agent.ts';
+import { addAlwaysAllowed, listAlwaysAllowed, type AlwaysAllowed } from './always-allowed.ts';
 import { describeLeftOut, describeUnreadable, describeUnsendableImages, listUnreadable, listUnsendableImages, withoutMedia } from './attachments.ts';
 import { buildModelMessages, DEFAULT_HISTORY_MESSAGES } from './build-prompt.ts';
 import { describeModelError } from './describe-model-error.ts';
@@ -84,7 +85,11 @@ export interface ModelAgentOptions {
 
 interface AgentMemoryState {
   activeSkill?: string | null;
+  /** By chat id, the tools the user chose "Always allow in this chat" for (see always-allowed.ts). */
+  alwaysAllowed?: AlwaysAllowed;
 }
+
+const ALWAYS_LABEL = 'Always allow in this chat';
 
 function abortError(): Error {
   const e = new Error('The run was stopped');
@@ -175,6 +180,13 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
   const setActiveSkill = (ctx: RunContext, name: string | null) => {
     ctx.state.set({ ...(ctx.state.get<AgentMemoryState>() ?? {}), activeSkill: name });
     ctx.state.setActiveSkill(name);
+  };
+
+  const alwaysAllowedOf = (ctx: RunContext): string[] => listAlwaysAllowed(ctx.state.get<AgentMemoryState>()?.alwaysAllowed, ctx.chatId);
+  const allowAlways = (ctx: RunContext, name: string) => {
+    const stored = ctx.state.get<AgentMemoryState>() ?? {};
+    const next = addAlwaysAllowed(stored.alwaysAllowed, ctx.chatId, name);
+    if (next !== stored.alwaysAllowed) ctx.state.set({ ...stored, alwaysAllowed: next });
   };
 
   const skillTools: AgentTool[] = [
@@ -278,7 +290,16 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
       });
     }
     try {
-      return await ctx.callTool({ name, input: args, runtime: where.runtime, requiresApproval: where.requiresApproval });
+      // Switching a skill on always asks (it changes the system prompt); any other tool that asks
+      // may be allowed for the rest of the chat, so a user is not asked twenty times in one task.
+      if (!where.requiresApproval || name === SKILL_TOOLS.activate) {
+        return await ctx.callTool({ name, input: args, runtime: where.runtime, requiresApproval: where.requiresApproval });
+      }
+      if (alwaysAllowedOf(ctx).includes(name)) return await ctx.callTool({ name, input: args, runtime: where.runtime });
+      const call = ctx.startToolCall({ name, input: args, runtime: where.runtime, requiresApproval: true, alwaysOffered: true, approvalLabels: { always: ALWAYS_LABEL } });
+      const answer = await call.requestApproval();
+      if (answer.approved && answer.always) allowAlways(ctx, name);
+      return await call.result;
     } catch (error) {
       if (error instanceof ToolDeniedError) return { output: error.message, isError: true };
       throw error;

@@ -204,6 +204,56 @@ describe('createModelAgent', () => {
     expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain('not on a Friday');
   });
 
+  it('offers "Always allow in this chat" for a tool that asks: it then runs there without asking, and another chat still asks', async () => {
+    const deployed: string[] = [];
+    const deploy = { toolCall: { id: 'call_d', name: 'deploy', args: ['{}'] } };
+    const { server, client, chatId } = await setup({
+      tools: [{ name: 'deploy', description: 'Deploys', requiresApproval: true, execute: () => (deployed.push('deploy'), 'deployed') }],
+      replies: [{ steps: [deploy] }, { steps: [{ text: 'Deployed.' }] }, { steps: [deploy] }, { steps: [{ text: 'Deployed again.' }] }, { steps: [deploy] }, { steps: [{ text: 'Not deploying.' }] }],
+    });
+    await client.ok('message.send', userMessage(chatId, 'deploy it', { agent: AGENT }));
+    const first = await pendingApproval(server);
+    expect(toolCalls(server)[0]).toMatchObject({ toolName: 'deploy', alwaysOffered: true, approvalLabels: { always: 'Always allow in this chat' } });
+    await client.ok('tool.approve', { chatId, toolCallId: first, approved: true, always: true });
+    await waitUntil(() => server.store.state.run === null, 'the end of the run');
+    expect(textOf(lastReply(server))).toBe('Deployed.');
+    // The chat says what was allowed, in the agent's words.
+    expect(activeMessages(server.store.state).some((m) => m.role === 'user' && m.content.some((p) => p.type === 'tool-approval-response' && p.label === 'Always allow in this chat' && p.always === true))).toBe(true);
+
+    expect(textOf(await ask(server, client, chatId, 'and again'))).toBe('Deployed again.');
+    expect(toolCalls(server)[1]).toMatchObject({ toolName: 'deploy', requiresApproval: false, state: 'done' });
+    expect(deployed).toHaveLength(2);
+
+    const other = await client.ok('chat.create', { title: 'other', agent: AGENT });
+    await client.ok('message.send', userMessage(other.chatId, 'deploy here too', { agent: AGENT }));
+    await client.ok('tool.approve', { chatId: other.chatId, toolCallId: await pendingApproval(server), approved: false });
+    await waitUntil(() => server.store.state.run === null, 'the end of the run');
+    expect(deployed).toHaveLength(2);
+  });
+
+  it('keeps "Always allow in this chat" across a restart', async () => {
+    const dataDir = await h.tmpDir();
+    const fake = await FakeOpenAi.start();
+    fakes.push(fake);
+    const deploy = { toolCall: { id: 'call_d', name: 'deploy', args: ['{}'] } };
+    fake.queue({ steps: [deploy] }, { steps: [{ text: 'Deployed.' }] }, { steps: [deploy] }, { steps: [{ text: 'Deployed again.' }] });
+    const make = () =>
+      createModelAgent({ id: AGENT, description: 'A model', model: createOpenAICompatible({ name: 'fake', baseURL: fake.baseUrl })('m'), maxRetries: 0, log: () => {}, tools: [{ name: 'deploy', requiresApproval: true, execute: () => 'deployed' }] });
+    const first = await h.start({ agents: [make()], dataDir });
+    const client = await h.connect(first);
+    const { chatId } = await client.ok('chat.create', { agent: AGENT });
+    await client.ok('message.send', userMessage(chatId, 'deploy', { agent: AGENT }));
+    await client.ok('tool.approve', { chatId, toolCallId: await pendingApproval(first), approved: true, always: true });
+    await waitUntil(() => first.store.state.run === null, 'the end of the run');
+    await client.terminate();
+    await first.close();
+
+    const second = await h.start({ agents: [make()], dataDir });
+    const again = await h.connect(second);
+    expect(textOf(await ask(second, again, chatId, 'and again'))).toBe('Deployed again.');
+    expect(toolCalls(second).at(-1)).toMatchObject({ toolName: 'deploy', requiresApproval: false, state: 'done' });
+  });
+
   it('shows a call to a tool it was not offered as failed, and tells the model why', async () => {
     const long = `x${'y'.repeat(300)}`;
     const { fake, server, client, chatId } = await setup({
@@ -618,6 +668,8 @@ describe('skills', () => {
     await client.ok('message.send', userMessage(chatId, 'review my change', { agent: AGENT }));
     const approval = await pendingApproval(server);
     expect(toolCalls(server)[0]).toMatchObject({ toolName: 'activate_skill', input: { name: 'review' }, requiresApproval: true });
+    // A skill changes the system prompt: switching one on asks every time, with no "always".
+    expect(toolCalls(server)[0]!.alwaysOffered).toBeUndefined();
     expect(fake.requests).toHaveLength(1);
     expect(fake.systemOf(0)).toContain('- review: Reviews code changes');
     expect(fake.systemOf(0)).not.toContain('REVIEW-PROMPT');
