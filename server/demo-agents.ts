@@ -19,7 +19,7 @@ const HELP = `I'm the **demo guide**. Try one of these:
 | \`fail\` | an agent bug, shown as a failed message |
 | \`skill review\` | sets my active skill (it survives restarts) |
 
-My **Mode** menu, beside my name: in **Trusting** mode \`selection\` reads the page without asking.
+My **Mode** menu, beside my name: in **Trusting** mode \`selection\` reads the page without asking (**Always allow** on its approval moves the chat there).
 
 Switch the agent to **demo/historian** to get a summary of this chat: every agent sees the whole history.`;
 
