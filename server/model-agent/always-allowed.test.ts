@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addAlwaysAllowed, listAlwaysAllowed, MAX_ALWAYS_CHATS, MAX_ALWAYS_TOOLS } from './always-allowed.ts';
+import { addAlwaysAllowed, listAlwaysAllowed, MAX_ALWAYS_CHATS, MAX_ALWAYS_TOOLS, removeAlwaysAllowed } from './always-allowed.ts';
 
 describe('what "Always allow in this chat" keeps', () => {
   it('allows a tool in one chat only, once', () => {
@@ -9,6 +9,12 @@ describe('what "Always allow in this chat" keeps', () => {
     const two = addAlwaysAllowed(once, 'chat_a', 'lint');
     expect(listAlwaysAllowed(two, 'chat_a')).toEqual(['deploy', 'lint']);
     expect(listAlwaysAllowed(two, 'chat_b')).toEqual([]);
+  });
+
+  it('forgets one chat\'s tools and keeps the others\'', () => {
+    const map = addAlwaysAllowed(addAlwaysAllowed(undefined, 'chat_a', 'deploy'), 'chat_b', 'lint');
+    expect(removeAlwaysAllowed(map, 'chat_a')).toEqual({ chat_b: ['lint'] });
+    expect(removeAlwaysAllowed(undefined, 'chat_a')).toEqual({});
   });
 
   it('keeps the chats that most recently allowed something, dropping the oldest past the bound', () => {

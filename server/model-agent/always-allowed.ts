@@ -30,3 +30,13 @@ export function addAlwaysAllowed(allowed: AlwaysAllowed | undefined, chatId: str
   const others = Object.entries(map).filter(([id]) => id !== chatId);
   return Object.fromEntries([...others.slice(Math.max(0, others.length - (MAX_ALWAYS_CHATS - 1))), [chatId, [...current, name]]]);
 }
+
+/**
+ * The map without `chatId`'s tools: what `/ask-again` does.
+ *
+ * @example removeAlwaysAllowed({ chat_1: ['deploy'] }, 'chat_1') // {}
+ */
+export function removeAlwaysAllowed(allowed: AlwaysAllowed | undefined, chatId: string): AlwaysAllowed {
+  const map = allowed && typeof allowed === 'object' && !Array.isArray(allowed) ? allowed : {};
+  return Object.fromEntries(Object.entries(map).filter(([id]) => id !== chatId));
+}

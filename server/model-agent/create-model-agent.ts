@@ -7,10 +7,11 @@
  */
 import { jsonSchema, streamText, tool, UnsupportedFunctionalityError, type LanguageModel, type ModelMessage, type ToolResultPart, type ToolSet } from 'ai';
 import { LIMITS } from '../../shared/limits.ts';
+import { formatList } from '../../shared/format.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import type { ToolDefinition } from '../../shared/schemas.ts';
 import { defineAgent, ToolDeniedError, type AgentDefinition, type AgentSettingInput, type AgentTool, type RunContext } from '../agent.ts';
-import { addAlwaysAllowed, listAlwaysAllowed, type AlwaysAllowed } from './always-allowed.ts';
+import { addAlwaysAllowed, listAlwaysAllowed, removeAlwaysAllowed, type AlwaysAllowed } from './always-allowed.ts';
 import { describeLeftOut, describeUnreadable, describeUnsendableImages, listUnreadable, listUnsendableImages, withoutMedia } from './attachments.ts';
 import { buildModelMessages, DEFAULT_HISTORY_MESSAGES } from './build-prompt.ts';
 import { describeModelError } from './describe-model-error.ts';
@@ -90,6 +91,9 @@ interface AgentMemoryState {
 }
 
 const ALWAYS_LABEL = 'Always allow in this chat';
+/** The command that undoes "Always allow in this chat" (offered when a tool can ask). */
+const ASK_AGAIN = 'ask-again';
+const ASK_AGAIN_TEXT = /^\/ask-again(\s|$)/;
 
 function abortError(): Error {
   const e = new Error('The run was stopped');
@@ -169,6 +173,8 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
   const log = options.log ?? ((level, message) => (level === 'info' ? undefined : console.error(`[agentbar ${options.id}] ${message}`)));
   const skills: SkillSource = createSkillSource(options.skills, log);
   const ownTools = options.tools ?? [];
+  // Only an agent with a tool that asks (besides switching a skill on) can be told "always".
+  const toolsAsk = ownTools.some((t) => t.requiresApproval) || (options.pageToolApproval?.length ?? 0) > 0;
   // The run in progress (one at a time per server): the skill tools act on its agent state.
   let current: RunContext | null = null;
   /** The models (by id) that refused a request for offering tools: each is asked without them from then on. */
@@ -187,6 +193,20 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     const stored = ctx.state.get<AgentMemoryState>() ?? {};
     const next = addAlwaysAllowed(stored.alwaysAllowed, ctx.chatId, name);
     if (next !== stored.alwaysAllowed) ctx.state.set({ ...stored, alwaysAllowed: next });
+  };
+
+  /** `/ask-again`: the chat's tools ask before every call again; answered without the model. */
+  const askAgain = async (ctx: RunContext) => {
+    const allowed = alwaysAllowedOf(ctx);
+    if (allowed.length > 0) {
+      const stored = ctx.state.get<AgentMemoryState>() ?? {};
+      ctx.state.set({ ...stored, alwaysAllowed: removeAlwaysAllowed(stored.alwaysAllowed, ctx.chatId) });
+    }
+    await ctx.reply.text(
+      allowed.length > 0
+        ? `I will ask before every call of ${formatList(allowed.map((name) => `\`${name}\``))} in this chat again.`
+        : 'Nothing in this chat runs without asking: every tool that asks still asks.',
+    );
   };
 
   const skillTools: AgentTool[] = [
@@ -308,6 +328,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
 
   async function run(ctx: RunContext): Promise<void> {
     current = ctx;
+    if (toolsAsk && ASK_AGAIN_TEXT.test(ctx.text.trim())) return askAgain(ctx);
     // The chat's pick from the Model menu; a model no longer offered is the default.
     const chosen = ctx.settings[MODEL_SETTING];
     const modelId = chosen !== undefined && byId.has(chosen) ? chosen : defaultModelId;
@@ -427,6 +448,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     description: options.description,
     tools: [...skillTools, ...ownTools],
     ...(modelSetting.length ? { settings: modelSetting } : {}),
+    ...(toolsAsk ? { commands: [{ name: ASK_AGAIN, description: 'Ask before every tool call in this chat again (undoes "Always allow in this chat")' }] } : {}),
     run,
   });
 }

@@ -207,10 +207,21 @@ describe('createModelAgent', () => {
   it('offers "Always allow in this chat" for a tool that asks: it then runs there without asking, and another chat still asks', async () => {
     const deployed: string[] = [];
     const deploy = { toolCall: { id: 'call_d', name: 'deploy', args: ['{}'] } };
-    const { server, client, chatId } = await setup({
+    const { fake, server, client, chatId } = await setup({
       tools: [{ name: 'deploy', description: 'Deploys', requiresApproval: true, execute: () => (deployed.push('deploy'), 'deployed') }],
-      replies: [{ steps: [deploy] }, { steps: [{ text: 'Deployed.' }] }, { steps: [deploy] }, { steps: [{ text: 'Deployed again.' }] }, { steps: [deploy] }, { steps: [{ text: 'Not deploying.' }] }],
+      replies: [
+        { steps: [deploy] },
+        { steps: [{ text: 'Deployed.' }] },
+        { steps: [deploy] },
+        { steps: [{ text: 'Deployed again.' }] },
+        { steps: [deploy] },
+        { steps: [{ text: 'Not deploying.' }] },
+        { steps: [deploy] },
+        { steps: [{ text: 'Not deploying.' }] },
+      ],
     });
+    // The command that undoes it is offered, as every agent command is (the toolbar's "/" menu).
+    expect(server.store.state.agents.find((a) => a.id === AGENT)!.commands).toEqual([{ name: 'ask-again', description: 'Ask before every tool call in this chat again (undoes "Always allow in this chat")' }]);
     await client.ok('message.send', userMessage(chatId, 'deploy it', { agent: AGENT }));
     const first = await pendingApproval(server);
     expect(toolCalls(server)[0]).toMatchObject({ toolName: 'deploy', alwaysOffered: true, approvalLabels: { always: 'Always allow in this chat' } });
@@ -223,6 +234,16 @@ describe('createModelAgent', () => {
     expect(textOf(await ask(server, client, chatId, 'and again'))).toBe('Deployed again.');
     expect(toolCalls(server)[1]).toMatchObject({ toolName: 'deploy', requiresApproval: false, state: 'done' });
     expect(deployed).toHaveLength(2);
+
+    // /ask-again is answered by the agent without the model, and the tool asks again here.
+    const asked = fake.requests.length;
+    expect(textOf(await ask(server, client, chatId, '/ask-again'))).toBe('I will ask before every call of `deploy` in this chat again.');
+    expect(fake.requests).toHaveLength(asked);
+    await client.ok('message.send', userMessage(chatId, 'deploy once more', { agent: AGENT }));
+    await client.ok('tool.approve', { chatId, toolCallId: await pendingApproval(server), approved: false });
+    await waitUntil(() => server.store.state.run === null, 'the end of the run');
+    expect(deployed).toHaveLength(2);
+    expect(textOf(await ask(server, client, chatId, '/ask-again'))).toBe('Nothing in this chat runs without asking: every tool that asks still asks.');
 
     const other = await client.ok('chat.create', { title: 'other', agent: AGENT });
     await client.ok('message.send', userMessage(other.chatId, 'deploy here too', { agent: AGENT }));
@@ -262,6 +283,8 @@ describe('createModelAgent', () => {
         { steps: [{ text: 'I cannot see the page from here.' }] },
       ],
     });
+    // No tool of its asks (switching a skill on asks every time): nothing for /ask-again to undo.
+    expect(server.store.state.agents.find((a) => a.id === AGENT)!.commands).toBeUndefined();
     const reply = await ask(server, client, chatId, 'which page?');
     expect(reply.status).toBe('done');
     expect(textOf(reply)).toBe('I cannot see the page from here.');
