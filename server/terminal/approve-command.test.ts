@@ -43,6 +43,12 @@ describe('/approve', () => {
     expect(readApproveCommand('always', {})).toBe('The agent does not offer "always" for this tool call: /approve approves it once.');
   });
 
+  it('names what "always" covers where the agent said it', () => {
+    expect(describeApproveUsage({ alwaysOffered: true })).toBe('/approve, /approve always or /reject [reason]');
+    expect(describeApproveUsage({ alwaysOffered: true, approvalLabels: { always: 'Always allow in this chat' } })).toBe('/approve, /approve always ("Always allow in this chat") or /reject [reason]');
+    expect(describeApproveUsage({ approvalLabels: { always: 'never shown' } })).toBe('/approve or /reject [reason]');
+  });
+
   it('says what it takes for a number out of range, a number without options, or anything else', () => {
     expect(readApproveCommand('5', PLAN_EXIT)).toBe(
       'No answer 5: 1 = "Yes, and manually approve edits", 2 = "Yes, and bypass permissions", 3 = "Yes, and auto-accept edits", 4 = "No, keep planning".',

@@ -9,7 +9,7 @@ import { isAllowingOption, orderApprovalOptions } from '../../shared/approval-op
 import type { ApprovalOption, ToolCallPart } from '../../shared/schemas.ts';
 import type { ApprovalReply } from '../cli/chat-turn.ts';
 
-type WaitingCall = Pick<ToolCallPart, 'alwaysOffered' | 'approvalOptions'>;
+type WaitingCall = Pick<ToolCallPart, 'alwaysOffered' | 'approvalOptions' | 'approvalLabels'>;
 
 /**
  * The answer `/approve <arg>` gives `call`, or why it gives none (a sentence to print).
@@ -46,10 +46,14 @@ export function readApproveCommand(arg: string, call: WaitingCall): ApprovalRepl
  * How to answer `call` from the terminal, for the transcript's line about it.
  *
  * @example describeApproveUsage({ alwaysOffered: true }) // '/approve, /approve always or /reject [reason]'
+ * describeApproveUsage({ alwaysOffered: true, approvalLabels: { always: 'Always allow in this chat' } }) // '/approve, /approve always ("Always allow in this chat") or /reject [reason]'
  */
 export function describeApproveUsage(call: WaitingCall): string {
   if (call.approvalOptions) return `/approve [n] or /reject [reason] (${numberOptions(orderApprovalOptions(call.approvalOptions))})`;
-  return call.alwaysOffered ? '/approve, /approve always or /reject [reason]' : '/approve or /reject [reason]';
+  if (!call.alwaysOffered) return '/approve or /reject [reason]';
+  // The agent's words say what "always" covers ("Always allow in this chat"): the user reads them before choosing.
+  const always = call.approvalLabels?.always;
+  return `/approve, /approve always${always ? ` (${JSON.stringify(always)})` : ''} or /reject [reason]`;
 }
 
 function numberOptions(options: readonly ApprovalOption[]): string {
