@@ -204,7 +204,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     }
     await ctx.reply.text(
       allowed.length > 0
-        ? `I will ask before every call of ${formatList(allowed.map((name) => `\`${name}\``))} in this chat again.`
+        ? `I will ask again before every call of ${formatList(allowed.map((name) => `\`${name}\``))} in this chat.`
         : 'Nothing in this chat runs without asking: every tool that asks still asks.',
     );
   };

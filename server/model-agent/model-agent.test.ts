@@ -237,7 +237,7 @@ describe('createModelAgent', () => {
 
     // /ask-again is answered by the agent without the model, and the tool asks again here.
     const asked = fake.requests.length;
-    expect(textOf(await ask(server, client, chatId, '/ask-again'))).toBe('I will ask before every call of `deploy` in this chat again.');
+    expect(textOf(await ask(server, client, chatId, '/ask-again'))).toBe('I will ask again before every call of `deploy` in this chat.');
     expect(fake.requests).toHaveLength(asked);
     await client.ok('message.send', userMessage(chatId, 'deploy once more', { agent: AGENT }));
     await client.ok('tool.approve', { chatId, toolCallId: await pendingApproval(server), approved: false });
