@@ -130,6 +130,23 @@ describe('the npm package', () => {
     expect(gzipped).toBeLessThanOrEqual(75 * 1024);
   });
 
+  it("ships the toolbar's CSS minified, keeping every class and !important of toolbar/styles.ts", async () => {
+    const { TOOLBAR_CSS } = await import('../toolbar/styles.ts');
+    const bundle = await readFile(path.join(ROOT, 'dist', 'toolbar.js'), 'utf8');
+    const start = bundle.indexOf(':host{all:initial!important;');
+    expect(start).toBeGreaterThan(0);
+    const quote = bundle.charAt(start - 1);
+    const css = bundle.slice(start, bundle.indexOf(quote, start));
+    // The source's comments and layout stay out of the bundle…
+    expect(css).not.toMatch(/\/\*|\n|\{ /);
+    expect(css.length).toBeLessThan(TOOLBAR_CSS.length * 0.8);
+    // …and nothing of its meaning is lost on the way.
+    const classes = (text: string) => [...new Set(text.match(/\.ab-[\w-]+/g))].sort();
+    expect(classes(css)).toEqual(classes(TOOLBAR_CSS));
+    const importants = (text: string) => text.match(/!\s*important/g)?.length ?? 0;
+    expect(importants(css)).toBe(importants(TOOLBAR_CSS));
+  });
+
   it('runs `npx agentbar serve` with plain node and answers a message', async () => {
     const dataDir = path.join(tmp, 'serve-data');
     const serve = start('npx', ['--no-install', 'agentbar', 'serve', '--port', '0', '--data-dir', dataDir], app, true);
