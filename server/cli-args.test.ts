@@ -53,8 +53,15 @@ describe('parseServeArgs: a model agent', () => {
   });
 
   it('takes every model option', () => {
-    const args = parseServeArgs(['--model=gpt-4o-mini', '--base-url=https://api.openai.com/v1', '--api-key-env', 'MY_KEY', '--agent-id', 'acme/helper', '--system', 'Be brief.', '--skills-dir', '/tmp/skills', '--reload-skills-each-task', '--context-window', '131072']);
-    expect(args.model).toEqual({ name: 'gpt-4o-mini', others: [], baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'MY_KEY', agentId: 'acme/helper', system: 'Be brief.', skillsDir: '/tmp/skills', reloadSkillsEachTask: true, contextWindow: 131072 });
+    const args = parseServeArgs(['--model=gpt-4o-mini', '--base-url=https://api.openai.com/v1', '--api-key-env', 'MY_KEY', '--agent-id', 'acme/helper', '--system', 'Be brief.', '--skills-dir', '/tmp/skills', '--reload-skills-each-task', '--context-window', '131072', '--price', '0.15/0.60']);
+    expect(args.model).toEqual({ name: 'gpt-4o-mini', others: [], baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'MY_KEY', agentId: 'acme/helper', system: 'Be brief.', skillsDir: '/tmp/skills', reloadSkillsEachTask: true, contextWindow: 131072, price: { input: 0.15, output: 0.6 } });
+  });
+
+  it('takes --price as input/output, or input/output/cached-input, in USD per million tokens', () => {
+    const base = ['--model', 'm', '--base-url', 'http://x', '--context-window', '8192'];
+    expect(parseServeArgs([...base, '--price', '2.50/10/1.25']).model!.price).toEqual({ input: 2.5, output: 10, cachedInput: 1.25 });
+    expect(parseServeArgs([...base, '--price', '0/0']).model!.price).toEqual({ input: 0, output: 0 });
+    expect(parseServeArgs(base).model!.price).toBeUndefined();
   });
 
   it.each([
@@ -71,6 +78,12 @@ describe('parseServeArgs: a model agent', () => {
     [['--model', 'm', '--base-url', 'http://x', '--context-window', '0'], /number of tokens.*got 0$/],
     [['--model', 'm', '--base-url', 'http://x', '--context-window', '-5'], /--context-window needs a value|got -5/],
     [['--model', 'm', '--base-url', 'http://x', '--context-window', '1000000000'], /got 1000000000$/],
+    [['--price', '1/2'], /--price needs --model/],
+    [['--model', 'm', '--base-url', 'http://x', '--price', '1/2'], /^--price needs --context-window: the cost is shown beside how full the model's context is$/],
+    ...['0.15', '1/2/3/4', '$1/$2', '-1/2', '1e3/2', '1/20000', 'a/b', '/'].map((price) => [
+      ['--model', 'm', '--base-url', 'http://x', '--context-window', '8192', '--price', price],
+      new RegExp(`^--price takes the model's prices in USD per million tokens as input/output, such as 0\\.15/0\\.60, or input/output/cached-input, such as 2\\.50/10/1\\.25, got ${price.replace(/[$.]/g, '\\$&')}$`),
+    ] as [string[], RegExp]),
   ])('refuses %j', (argv, message) => {
     expect(usageError(argv).message).toMatch(message);
   });
@@ -238,6 +251,9 @@ describe('parseCommandArgs: the model flags of agentbar chat, agents and session
     [['--base-url', 'http://x/v1'], '--base-url needs --model'],
     [['--data-dir', '/tmp/d', '--system', 'Be brief.'], '--system needs --model'],
     [['--context-window', '8192'], '--context-window needs --model'],
+    [['--price', '1/2'], '--price needs --model'],
+    [['--model', 'm', '--base-url', 'http://x', '--price', '1/2'], "--price needs --context-window: the cost is shown beside how full the model's context is"],
+    [['--model', 'm', '--base-url', 'http://x', '--context-window', '8', '--price', '1'], "--price takes the model's prices in USD per million tokens as input/output, such as 0.15/0.60, or input/output/cached-input, such as 2.50/10/1.25, got 1"],
     [['--model', 'm', '--base-url', 'ftp://x'], '--base-url needs an http(s) URL, got ftp://x'],
     [['--model', 'm', '--base-url', 'not a url'], '--base-url needs an http(s) URL such as http://127.0.0.1:11434/v1, got not a url'],
     [['--model', 'm', '--base-url', 'http://x', '--api-key-env', 'sk-abcdefghijklmnop'], '--api-key-env takes the NAME of an environment variable (not the key itself), got sk-a…'],
@@ -250,7 +266,7 @@ describe('parseCommandArgs: the model flags of agentbar chat, agents and session
     const argv = ['--model', 'llama3.2:3b', '--base-url', 'http://127.0.0.1:11434/v1/'];
     const { model: fromServe } = parseServeArgs(argv);
     expect(parseCommandArgs(argv, {}).common.model).toEqual(fromServe);
-    const all = [...argv, '--model', 'qwen', '--api-key-env', 'MY_KEY', '--agent-id', 'acme/helper', '--system', 'Be brief.', '--skills-dir', '/tmp/s', '--reload-skills-each-task', '--context-window', '4096'];
+    const all = [...argv, '--model', 'qwen', '--api-key-env', 'MY_KEY', '--agent-id', 'acme/helper', '--system', 'Be brief.', '--skills-dir', '/tmp/s', '--reload-skills-each-task', '--context-window', '4096', '--price', '2.50/10/1.25'];
     expect(parseCommandArgs(all, {}).common.model).toEqual(parseServeArgs(all).model);
   });
 });

@@ -78,6 +78,8 @@ export interface ModelArgs {
   reloadSkillsEachTask: boolean;
   /** Its context window in tokens: the agent then reports how full it is (the toolbar's meter). */
   contextWindow: number | undefined;
+  /** Its prices in USD per million tokens: the meter then says what each chat has cost. */
+  price: { input: number; output: number; cachedInput?: number } | undefined;
 }
 
 /**
@@ -134,6 +136,35 @@ export function parseContextWindow(value: string): number {
   return n;
 }
 
+/** The highest price per million tokens taken: far above any model's today (a typo guard). */
+const MAX_PRICE = 10_000;
+
+/**
+ * `--price 0.15/0.60` (input/output) or `--price 2.50/10/1.25` (and cached input), in USD per
+ * million tokens, as providers list them.
+ *
+ * @example parsePrice('0.15/0.60') // { input: 0.15, output: 0.6 }
+ * @throws UsageError for anything else.
+ */
+export function parsePrice(value: string): { input: number; output: number; cachedInput?: number } {
+  const parts = value.split('/');
+  const prices = parts.map((p) => (/^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(p) ? Number(p) : Number.NaN));
+  if ((parts.length !== 2 && parts.length !== 3) || prices.some((n) => !(n >= 0 && n <= MAX_PRICE))) {
+    throw new UsageError(`--price takes the model's prices in USD per million tokens as input/output, such as 0.15/0.60, or input/output/cached-input, such as 2.50/10/1.25, got ${value}`);
+  }
+  const [input, output, cachedInput] = prices as [number, number, number | undefined];
+  return { input, output, ...(cachedInput !== undefined ? { cachedInput } : {}) };
+}
+
+/**
+ * What the model flags need of each other, once all are read (for `serve` and the other commands alike).
+ *
+ * @throws UsageError for --price without --context-window.
+ */
+export function checkModelArgs(model: ModelArgs): void {
+  if (model.price && !model.contextWindow) throw new UsageError("--price needs --context-window: the cost is shown beside how full the model's context is");
+}
+
 /** `model/llama3.2-3b` for `llama3.2:3b`: agent ids are paths of plain characters. */
 export function defaultModelAgentId(name: string): string {
   return `model/${name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'model'}`;
@@ -171,6 +202,9 @@ served beside the demo agents:
   --reload-skills-each-task  Read the skills again before every reply (for editing them live)
   --context-window <tokens>  The model's context window, e.g. 32768: the toolbar then shows how full
                              it is (the server is asked for token counts, stream_options.include_usage)
+  --price <in>/<out>[/<cached in>]
+                             Its prices in USD per million tokens, e.g. 0.15/0.60: the toolbar then
+                             also shows what each chat has cost (needs --context-window)
 
 Your own coding agent, over the Agent Client Protocol (Claude Code's ACP adapter, Gemini CLI, …):
   --acp "<command> [args]"   Start this agent on the first message and talk to it over ACP (repeatable)
@@ -226,6 +260,7 @@ const SERVE_OPTIONS = {
   'skills-dir': { type: 'string' },
   'reload-skills-each-task': { type: 'boolean' },
   'context-window': { type: 'string' },
+  price: { type: 'string' },
   acp: { type: 'string', multiple: true },
   'acp-id': { type: 'string', multiple: true },
   cwd: { type: 'string' },
@@ -333,6 +368,10 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
         model.contextWindow = parseContextWindow(value());
         modelFlags.push(flag);
         break;
+      case '--price':
+        model.price = parsePrice(value());
+        modelFlags.push(flag);
+        break;
       case '--acp':
         acpFlags.push({ flag: 'acp', value: value() });
         break;
@@ -363,7 +402,9 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
       skillsDir: model.skillsDir,
       reloadSkillsEachTask: model.reloadSkillsEachTask,
       contextWindow: model.contextWindow,
+      price: model.price,
     };
+    checkModelArgs(args.model);
   } else if (modelFlags.length) {
     throw new UsageError(`${modelFlags[0]} needs --model`);
   }

@@ -32,6 +32,7 @@ export type { AgentbarServer, ServerOptions, LogFn } from './server.ts';
 export { createDemoAgents } from './demo-agents.ts';
 export { createModelAgent } from './model-agent/create-model-agent.ts';
 export type { ModelAgentOptions, ModelAgentTool } from './model-agent/create-model-agent.ts';
+export type { ModelPrice } from './model-agent/model-price.ts';
 export type { MemoryOptions } from './model-agent/session-memory.ts';
 export { createAcpAgent, deriveAcpId } from './acp-agent/create-acp-agent.ts';
 export type { AcpAgentOptions } from './acp-agent/create-acp-agent.ts';

@@ -25,7 +25,7 @@ export interface FakeReply {
   /** Default: `tool_calls` when a step is a tool call, else `stop`. */
   finish?: 'stop' | 'tool_calls' | 'length';
   /** Token counts, sent (as OpenAI does) only to a request with `stream_options.include_usage`. Default 10 in, 5 out. */
-  usage?: { prompt_tokens: number; completion_tokens: number };
+  usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
 }
 
 export interface FakeRequest {

@@ -4,7 +4,7 @@
  * running and the command starts one of its own).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { collectAcpArgs, defaultModelAgentId, parseAgentId, parseApiKeyEnv, parseBaseUrl, parseContextWindow, suggestOption, UsageError, type AcpArgs, type ModelArgs } from '../cli-args.ts';
+import { checkModelArgs, collectAcpArgs, defaultModelAgentId, parseAgentId, parseApiKeyEnv, parseBaseUrl, parseContextWindow, parsePrice, suggestOption, UsageError, type AcpArgs, type ModelArgs } from '../cli-args.ts';
 import { defaultDataDir } from '../server.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -20,13 +20,14 @@ const COMMON: Options = {
   'skills-dir': { type: 'string' },
   'reload-skills-each-task': { type: 'boolean' },
   'context-window': { type: 'string' },
+  price: { type: 'string' },
   acp: { type: 'string', multiple: true },
   'acp-id': { type: 'string', multiple: true },
   cwd: { type: 'string' },
 };
 
 /** The flags that describe the --model agent: meaningless without it. */
-const MODEL_FLAGS = new Set(['base-url', 'api-key-env', 'agent-id', 'system', 'skills-dir', 'reload-skills-each-task', 'context-window']);
+const MODEL_FLAGS = new Set(['base-url', 'api-key-env', 'agent-id', 'system', 'skills-dir', 'reload-skills-each-task', 'context-window', 'price']);
 
 export const COMMON_HELP = `  --data-dir <dir>      Where chats live (default $AGENTBAR_DATA_DIR or ~/.agentbar)
   -h, --help            Show this help
@@ -72,7 +73,9 @@ export function parseCommandArgs<T extends Options>(argv: string[], options: T):
       skillsDir: typeof v['skills-dir'] === 'string' ? v['skills-dir'] : undefined,
       reloadSkillsEachTask: v['reload-skills-each-task'] === true,
       contextWindow: typeof v['context-window'] === 'string' ? parseContextWindow(v['context-window']) : undefined,
+      price: typeof v.price === 'string' ? parsePrice(v.price) : undefined,
     };
+    checkModelArgs(model);
   } else {
     const stray = parsed.tokens.find((t) => t.kind === 'option' && MODEL_FLAGS.has(t.name));
     if (stray?.kind === 'option') throw new UsageError(`--${stray.name} needs --model`);

@@ -17,6 +17,7 @@ import { buildModelMessages, DEFAULT_HISTORY_MESSAGES } from './build-prompt.ts'
 import { describeModelError } from './describe-model-error.ts';
 import { buildSessionMemory, type MemoryOptions } from './session-memory.ts';
 import { createSkillSource, SKILL_TOOLS, type SkillSource } from './skill-source.ts';
+import { checkPrice, costOfCall, type CallTokens, type CheckedPrice, type ModelPrice } from './model-price.ts';
 import { createThinkSplitter, type ThinkPiece } from './think-tags.ts';
 import { isContentRefusal, isMediaRefusal, isToolsRefusal } from './refusals.ts';
 
@@ -42,7 +43,7 @@ export interface ModelAgentOptions {
    * setting (the toolbar's Model menu, `/set model` in `agentbar chat`), `model` being its default,
    * shown by its model id. Each `id` is what the menu keeps (1 to 128 characters), `name` what it shows.
    */
-  models?: readonly { id: string; name?: string; model: LanguageModel; contextWindow?: number }[];
+  models?: readonly { id: string; name?: string; model: LanguageModel; contextWindow?: number; price?: ModelPrice }[];
   /**
    * The model's context window in tokens (for each model of `models` that gives none of its own).
    * With it, the agent reports how full the context is after each model call (`ctx.setUsage`: the
@@ -51,6 +52,12 @@ export interface ModelAgentOptions {
    * `includeUsage: true`. Without it, nothing is reported: no server says its window.
    */
   contextWindow?: number;
+  /**
+   * The model's prices per million tokens (for each model of `models` that gives none of its own):
+   * each call's cost is then added to the chat's report, so the toolbar's meter and `/usage` say
+   * what the chat has cost so far. Needs a context window: the cost is shown beside how full it is.
+   */
+  price?: ModelPrice;
   /** The agent's personality: the start of its system prompt. */
   system?: string;
   /** Tools that run in this process. */
@@ -124,11 +131,16 @@ function checkContextWindow(value: number | undefined, name: string): number | u
  * The context after a model call holds what it was sent and what it wrote: the next call sends
  * both back. A server that gave no counts leaves the last report as it was.
  */
-function reportUsage(ctx: RunContext, usage: { inputTokens: number | undefined; outputTokens: number | undefined }, size: number): void {
+function reportUsage(ctx: RunContext, usage: CallTokens, size: number, price: CheckedPrice | undefined): void {
   const input = usage.inputTokens;
   if (typeof input !== 'number' || !Number.isFinite(input) || input < 0) return;
   const output = typeof usage.outputTokens === 'number' && Number.isFinite(usage.outputTokens) && usage.outputTokens > 0 ? usage.outputTokens : 0;
-  ctx.setUsage({ used: input + output, size });
+  // The chat's cost so far stays with it, whichever model answers; a priced call adds to it (in
+  // another currency than the one kept, the count starts again: the two cannot be added).
+  const before = ctx.usage?.cost;
+  const call = price ? costOfCall(usage, price) : null;
+  const cost = price && call !== null ? { amount: (before?.currency === price.currency ? before.amount : 0) + call, currency: price.currency } : before;
+  ctx.setUsage({ used: input + output, size, ...(cost ? { cost } : {}) });
 }
 
 /** What the Model menu calls a model: its id (`llama3.2`, `gpt-4o-mini`). */
@@ -147,13 +159,21 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
   const defaultModelId = modelIdOf(options.model);
   const byId = new Map<string, LanguageModel>([[defaultModelId, options.model]]);
   const windowOf = new Map<string, number>();
+  const priceOf = new Map<string, CheckedPrice>();
   const fallbackWindow = checkContextWindow(options.contextWindow, 'contextWindow');
+  const fallbackPrice = checkPrice(options.price, 'price');
+  if (fallbackPrice && !fallbackWindow) throw new TypeError('price needs contextWindow: the cost is shown beside how full the context is');
   if (fallbackWindow) windowOf.set(defaultModelId, fallbackWindow);
+  if (fallbackPrice) priceOf.set(defaultModelId, fallbackPrice);
   for (const m of options.models ?? []) {
     if (byId.has(m.id)) continue;
     byId.set(m.id, m.model);
-    const window = checkContextWindow(m.contextWindow, `models[${JSON.stringify(m.id)}].contextWindow`) ?? fallbackWindow;
+    const name = `models[${JSON.stringify(m.id)}]`;
+    const window = checkContextWindow(m.contextWindow, `${name}.contextWindow`) ?? fallbackWindow;
+    const price = checkPrice(m.price, `${name}.price`) ?? fallbackPrice;
     if (window) windowOf.set(m.id, window);
+    if (price && !window) throw new TypeError(`${name}.price needs a contextWindow (its own or the agent's): the cost is shown beside how full the context is`);
+    if (price) priceOf.set(m.id, price);
   }
   const modelSetting: AgentSettingInput[] =
     byId.size > 1
@@ -334,9 +354,14 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     const modelId = chosen !== undefined && byId.has(chosen) ? chosen : defaultModelId;
     const model = byId.get(modelId)!;
     const contextWindow = windowOf.get(modelId);
+    const price = priceOf.get(modelId);
     // The chat's report was made against another model's window (the user picked another model):
     // shown until this model's first call returns, or for good without a window, it would mislead.
-    if (ctx.usage && ctx.usage.size !== contextWindow) ctx.setUsage(null);
+    // A report with a cost stays, as the cost is the chat's, not the model's: its count moves to
+    // this model's window until the first call says (the same history goes to this model).
+    if (ctx.usage && ctx.usage.size !== contextWindow) {
+      ctx.setUsage(ctx.usage.cost && contextWindow ? { used: ctx.usage.used, size: contextWindow, cost: ctx.usage.cost } : null);
+    }
     let toolsRefused = toolsRefusedBy.has(modelId);
     try {
       await skills.beforeRun();
@@ -388,7 +413,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
             } else if (part.type === 'tool-call') {
               calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
             } else if (part.type === 'finish-step') {
-              if (contextWindow) reportUsage(ctx, part.usage, contextWindow);
+              if (contextWindow) reportUsage(ctx, part.usage, contextWindow, price);
             } else if (part.type === 'error') {
               throw part.error;
             } else if (part.type === 'abort') {

@@ -9,6 +9,12 @@ import type { ModelArgs } from '../cli-args.ts';
 import { checkModelEndpoint } from './check-endpoint.ts';
 import { createModelAgent } from './create-model-agent.ts';
 
+/** `$0.15 in, $0.60 out per million tokens` for the start banner. */
+function describePrice(price: { input: number; output: number; cachedInput?: number }): string {
+  const usd = (n: number) => `$${n.toFixed(Math.max(2, (String(n).split('.')[1] ?? '').length))}`;
+  return `${usd(price.input)} in${price.cachedInput !== undefined ? ` (${usd(price.cachedInput)} cached)` : ''}, ${usd(price.output)} out per million tokens`;
+}
+
 /**
  * The agent, its line in the start banner, and `checkEndpoint`, which logs what the endpoint's
  * model list says (run it once the server listens; it never throws).
@@ -35,6 +41,7 @@ export function createModelAgentFromArgs(
     ...(args.system ? { system: args.system } : {}),
     skills: { dir: skillsDir, reloadEachTask: args.reloadSkillsEachTask },
     ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}),
+    ...(args.price ? { price: args.price } : {}),
     log,
   });
   const key = apiKey ? `key from $${args.apiKeyEnv}` : `no key ($${args.apiKeyEnv} is not set)`;
@@ -55,5 +62,5 @@ export function createModelAgentFromArgs(
     }
   };
   const also = args.others.length ? ` (also ${args.others.join(', ')}, in its Model menu)` : '';
-  return { agent, summary: `${args.agentId} → ${args.name}${also} at ${args.baseUrl} (${key}; skills in ${skillsDir}${args.contextWindow ? `; context window ${args.contextWindow.toLocaleString('en-US')} tokens` : ''})`, checkEndpoint };
+  return { agent, summary: `${args.agentId} → ${args.name}${also} at ${args.baseUrl} (${key}; skills in ${skillsDir}${args.contextWindow ? `; context window ${args.contextWindow.toLocaleString('en-US')} tokens` : ''}${args.price ? `; ${describePrice(args.price)}` : ''})`, checkEndpoint };
 }

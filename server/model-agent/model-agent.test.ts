@@ -437,6 +437,79 @@ describe('context usage', () => {
     expect(fake.requests.map((r) => r.body.model)).toEqual(['mid', 'large', 'mid', 'small']);
   });
 
+  it("adds what each model call cost to the chat's report, cached input at its own price", async () => {
+    const fake = await FakeOpenAi.start();
+    fakes.push(fake);
+    const provider = createOpenAICompatible({ name: 'fake', baseURL: fake.baseUrl, includeUsage: true });
+    const agent = createModelAgent({
+      id: AGENT,
+      description: 'A model',
+      model: provider('fake-model'),
+      contextWindow: 8192,
+      price: { input: 2, output: 8, cachedInput: 0.5 },
+      maxRetries: 0,
+      log: () => {},
+      tools: [{ name: 'look', description: 'Looks', execute: () => 'seen' }],
+    });
+    fake.queue(
+      { steps: [{ toolCall: { id: 'call_1', name: 'look', args: ['{}'] } }], usage: { prompt_tokens: 1000, completion_tokens: 50 } },
+      { steps: [{ text: 'Done.' }], usage: { prompt_tokens: 1100, completion_tokens: 80, prompt_tokens_details: { cached_tokens: 1000 } } },
+      { steps: [{ text: 'Again.' }], usage: { prompt_tokens: 1200, completion_tokens: 20 } },
+    );
+    const server = await h.start({ agents: [agent], memory: true });
+    const client = await h.connect(server, { kind: 'toolbar' });
+    const { chatId } = await client.ok('chat.create', { agent: AGENT });
+    await ask(server, client, chatId, 'look around');
+    // (1000 × 2 + 50 × 8) / 1M for the first call, (100 × 2 + 1000 cached × 0.5 + 80 × 8) / 1M for the second.
+    const first = usageOf(server, chatId)!;
+    expect(first).toMatchObject({ used: 1180, size: 8192, cost: { currency: 'USD' } });
+    expect(first.cost!.amount).toBeCloseTo(0.0024 + 0.00134, 12);
+    await ask(server, client, chatId, 'once more');
+    const second = client.state!.chats[chatId]!.usage![AGENT]!;
+    expect(second).toMatchObject({ used: 1220, size: 8192, cost: { currency: 'USD' } });
+    expect(second.cost!.amount).toBeCloseTo(0.0024 + 0.00134 + 0.00256, 12);
+  });
+
+  it("keeps the chat's cost when another model answers, adding only what a priced model costs", async () => {
+    const fake = await FakeOpenAi.start();
+    fakes.push(fake);
+    const provider = createOpenAICompatible({ name: 'fake', baseURL: fake.baseUrl, includeUsage: true });
+    const agent = createModelAgent({
+      id: AGENT,
+      description: 'A model',
+      model: provider('local'),
+      contextWindow: 8192,
+      models: [{ id: 'paid', model: provider('paid'), contextWindow: 128_000, price: { input: 1000, output: 1000, currency: 'EUR' } }],
+      maxRetries: 0,
+      log: () => {},
+    });
+    const server = await h.start({ agents: [agent], memory: true });
+    const client = await h.connect(server, { kind: 'toolbar' });
+    const { chatId } = await client.ok('chat.create', { agent: AGENT });
+    const answerWith = async (model: string) => {
+      await client.ok('setting.set', { chatId, setting: 'model', value: model });
+      await ask(server, client, chatId, `to ${model}`);
+      return client.state!.chats[chatId]!.usage![AGENT];
+    };
+    // Each call: 10 tokens in, 5 out (the fake's default), 15 × 1000 / 1M = 0.015 at the paid model's price.
+    expect(await answerWith('local')).toEqual({ used: 15, size: 8192 });
+    expect(await answerWith('paid')).toEqual({ used: 15, size: 128_000, cost: { amount: 0.015, currency: 'EUR' } });
+    expect(await answerWith('local')).toEqual({ used: 15, size: 8192, cost: { amount: 0.015, currency: 'EUR' } });
+    expect(await answerWith('paid')).toEqual({ used: 15, size: 128_000, cost: { amount: 0.03, currency: 'EUR' } });
+  });
+
+  it.each([
+    [{ price: { input: 1, output: 2 } }, 'price needs contextWindow: the cost is shown beside how full the context is'],
+    [{ contextWindow: 8192, price: { input: -1, output: 2 } }, 'price.input must be a price per million tokens, 0 or more, not -1'],
+    [
+      { models: [{ id: 'big', model: createOpenAICompatible({ name: 'x', baseURL: 'http://127.0.0.1:9/v1' })('big'), price: { input: 1, output: 2 } }] },
+      `models["big"].price needs a contextWindow (its own or the agent's): the cost is shown beside how full the context is`,
+    ],
+  ])('refuses a price it cannot show: %j', (options, message) => {
+    const model = createOpenAICompatible({ name: 'x', baseURL: 'http://127.0.0.1:9/v1' })('m');
+    expect(() => createModelAgent({ id: AGENT, description: 'A model', model, ...options })).toThrow(new TypeError(message));
+  });
+
   it('keeps the last report when the model server sends no token counts', async () => {
     // A provider not asked for counts: the server (as OpenAI does) sends none.
     const { fake, server, client, chatId } = await setup({ contextWindow: 8192 });

@@ -102,19 +102,20 @@ describe('agentbar serve --model', () => {
     expect(fake.requests.find((r) => r.body.messages)!.body.model).toBe('coder:14b');
   }, 30_000);
 
-  it('shows how full the context is with --context-window, asking the model server for token counts only then', async () => {
+  it('shows how full the context is with --context-window (and the cost with --price), asking the model server for token counts only then', async () => {
     fake = await FakeOpenAi.start();
     fake.queue({ steps: [{ text: 'counted' }], usage: { prompt_tokens: 6000, completion_tokens: 144 } }, { steps: [{ text: 'plain' }] });
-    const server = await spawnServer(await h.tmpDir(), { args: ['--port', '0', '--model', 'fake-model:7b', '--base-url', fake.baseUrl, '--context-window', '8192'] });
+    const server = await spawnServer(await h.tmpDir(), { args: ['--port', '0', '--model', 'fake-model:7b', '--base-url', fake.baseUrl, '--context-window', '8192', '--price', '2.50/10'] });
     const client = await TestClient.connect(server);
     clients.push(client);
     const { chatId } = await client.ok('chat.create', { agent: 'model/fake-model-7b' });
     await client.ok('message.send', userMessage(chatId, 'hi', { agent: 'model/fake-model-7b' }));
     await waitUntil(() => client.state?.chats[chatId]?.usage !== undefined && client.state.run === null, 'the reply and its usage', 10_000);
-    expect(client.state!.chats[chatId]!.usage).toEqual({ 'model/fake-model-7b': { used: 6144, size: 8192 } });
+    // (6000 × $2.50 + 144 × $10) per million tokens.
+    expect(client.state!.chats[chatId]!.usage).toEqual({ 'model/fake-model-7b': { used: 6144, size: 8192, cost: { amount: 0.01644, currency: 'USD' } } });
     expect(fake.requests.find((r) => r.body.messages)!.body.stream_options).toEqual({ include_usage: true });
     await waitUntil(() => server.stdout.includes('Model agent:'), 'the banner');
-    expect(server.stdout).toContain('; context window 8,192 tokens)');
+    expect(server.stdout).toContain('; context window 8,192 tokens; $2.50 in, $10.00 out per million tokens)');
 
     // Without the flag the request is as before: a server that does not know stream_options is never sent it.
     const plain = await spawnServer(await h.tmpDir(), { args: ['--port', '0', '--model', 'fake-model:7b', '--base-url', fake.baseUrl] });
