@@ -11,7 +11,7 @@ import { createModelAgent } from './create-model-agent.ts';
 
 /** `$0.15 in, $0.60 out per million tokens` for the start banner. */
 function describePrice(price: { input: number; output: number; cachedInput?: number }): string {
-  const usd = (n: number) => `$${n.toFixed(Math.max(2, (String(n).split('.')[1] ?? '').length))}`;
+  const usd = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 10 })}`;
   return `${usd(price.input)} in${price.cachedInput !== undefined ? ` (${usd(price.cachedInput)} cached)` : ''}, ${usd(price.output)} out per million tokens`;
 }
 
