@@ -411,3 +411,23 @@ test("shows how full the agent's context is beside its settings, and what the se
     { ACP_SCRIPT_CONFIG: '1' },
   );
 });
+
+test('names the chat as the agent names its session, and keeps a name the user gave', async ({ page }, testInfo) => {
+  await withScriptedAgent(page, async (toolbar) => {
+    await toolbar.send('title');
+    await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Named.');
+    // Given once the turn was over: shown at once, without the Markdown and the line break it came with.
+    await expect(toolbar.activeChat).toHaveText('Fix the login button on mobile');
+    await snap(page, testInfo, 'acp-chat-title');
+
+    await toolbar.chats.getByRole('button', { name: 'Rename chat' }).click();
+    await toolbar.chats.getByRole('textbox', { name: 'Chat title' }).fill('Login work');
+    await toolbar.chats.getByRole('button', { name: 'Save title' }).click();
+    await expect(toolbar.activeChat).toHaveText('Login work');
+    await toolbar.send('title');
+    await expect(toolbar.doneReplies('acp/scripted')).toHaveCount(2);
+    await toolbar.send('hello');
+    await expect(toolbar.doneReplies('acp/scripted')).toHaveCount(3);
+    await expect(toolbar.activeChat).toHaveText('Login work');
+  });
+});

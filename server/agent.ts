@@ -209,6 +209,16 @@ export interface AgentStateAccess {
    * @example ctx.state.setSettings([{ id: 'model', name: 'Model', options: [{ value: 'small', name: 'Small' }, { value: 'large', name: 'Large' }] }]);
    */
   setSettings(settings: readonly AgentSettingInput[]): void;
+  /**
+   * Names a chat, as a coding agent names its session once it knows what it is about, during a
+   * run or between runs: every client shows the title. A chat the user named (at create or by a
+   * rename) keeps its name: returns false, as for a chat that no longer exists. The title is plain
+   * words: Markdown marks and line breaks are dropped, and it is cut to 200 characters. Throws a
+   * TypeError for a title without words.
+   *
+   * @example ctx.state.setChatTitle(chatId, 'Fix the login button on mobile');
+   */
+  setChatTitle(chatId: string, title: string): boolean;
 }
 
 export interface RunContext {
@@ -289,6 +299,12 @@ export interface RunContext {
    * @example ctx.setUsage({ used: 41_250, size: 200_000, cost: { amount: 0.42, currency: 'USD' } });
    */
   setUsage(usage: ContextUsageInput | null): void;
+  /**
+   * Names this chat: `ctx.state.setChatTitle(ctx.chatId, title)`. False when the user named it.
+   *
+   * @example ctx.setTitle('Fix the login button on mobile');
+   */
+  setTitle(title: string): boolean;
   /**
    * The agent's last report in this chat (whole tokens, as the chat keeps it), read when asked;
    * undefined when it has made none.

@@ -16,9 +16,12 @@ export const MAX_DERIVED_TITLE = 48;
 const READ_AT_MOST = 2_000;
 
 /**
+ * The words of `text` as a title of at most `max` characters (an agent's own title may be longer
+ * than one made from a message: up to the protocol's limit).
+ *
  * @example titleFromText('## **Fix** the `header` in [app](https://x.dev)') // 'Fix the header in app'
  */
-export function titleFromText(text: string): string | null {
+export function titleFromText(text: string, max: number = MAX_DERIVED_TITLE): string | null {
   const plain = truncateText(text, READ_AT_MOST, '')
     .replace(/^ {0,3}(```|~~~)[^\n]*$/gm, ' ')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
@@ -30,5 +33,5 @@ export function titleFromText(text: string): string | null {
     .replace(/\s+/g, ' ')
     .trim();
   if (!plain) return null;
-  return plain.length > MAX_DERIVED_TITLE ? truncateText(plain, MAX_DERIVED_TITLE - 1, '').trimEnd() + '…' : plain;
+  return plain.length > max ? truncateText(plain, max - 1, '').trimEnd() + '…' : plain;
 }

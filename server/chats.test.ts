@@ -76,7 +76,7 @@ describe('ChatManager.create', () => {
     const id = chats.create({ title: '  Fix the header  ' });
     expect(store.state.activeChatId).toBe(id);
     expect(store.state.active).toEqual({ chatId: id, messages: [] });
-    expect(store.state.chats[id]).toEqual({ id, title: 'Fix the header', createdAt: 1_000, updatedAt: 1_000, messageCount: 0 });
+    expect(store.state.chats[id]).toEqual({ id, title: 'Fix the header', createdAt: 1_000, updatedAt: 1_000, messageCount: 0, titledBy: 'user' });
     expect(activeChanges()).toBe(1);
   });
 
@@ -84,6 +84,7 @@ describe('ChatManager.create', () => {
     const { chats, store } = setup();
     const id = chats.create({ title: '   ', agent: 'wisp/concierge' });
     expect(store.state.chats[id]).toMatchObject({ title: 'New chat', agent: 'wisp/concierge' });
+    expect(store.state.chats[id]!.titledBy).toBeUndefined();
   });
 
   it('stores the chat in the repository', async () => {

@@ -227,8 +227,9 @@ export class ChatManager {
     this.chatCountAtMost++;
     const id = makeId('chat');
     const t = this.now();
-    const title = options.title?.trim() || DEFAULT_TITLE;
-    const info: ChatInfo = { id, title, createdAt: t, updatedAt: t, messageCount: 0 };
+    const given = options.title?.trim();
+    const info: ChatInfo = { id, title: given || DEFAULT_TITLE, createdAt: t, updatedAt: t, messageCount: 0 };
+    if (given) info.titledBy = 'user';
     if (options.agent) info.agent = options.agent;
     this.loaded.set(id, indexMessages([]));
     this.store.change([{ op: 'add', path: statePath.chat(id), value: info }]);
@@ -271,8 +272,29 @@ export class ChatManager {
     this.store.change([
       { op: 'replace', path: statePath.chatField(chatId, 'title'), value: title },
       { op: 'replace', path: statePath.chatField(chatId, 'updatedAt'), value: this.now() },
+      { op: 'add', path: statePath.chatField(chatId, 'titledBy'), value: 'user' },
     ]);
     this.repo.recordInfo(chatId, this.sourceOf(chatId));
+  }
+
+  /**
+   * An agent's title for the chat (a coding agent names its session once it knows what it is
+   * about): taken unless the user named the chat. Returns whether the chat now has it; false for
+   * a chat that is gone or that the user named.
+   *
+   * @example chats.nameByAgent(chatId, 'Fix the login button') // true
+   */
+  nameByAgent(chatId: string, title: string): boolean {
+    const info = this.info(chatId);
+    if (!info || info.titledBy === 'user') return false;
+    if (info.title === title && info.titledBy === 'agent') return true;
+    this.store.change([
+      { op: 'replace', path: statePath.chatField(chatId, 'title'), value: title },
+      { op: 'replace', path: statePath.chatField(chatId, 'updatedAt'), value: this.now() },
+      { op: 'add', path: statePath.chatField(chatId, 'titledBy'), value: 'agent' },
+    ]);
+    this.repo.recordInfo(chatId, this.sourceOf(chatId));
+    return true;
   }
 
   /** Records an agent's mode in the chat (`mode.set`, or the agent's own change); nothing when it is already so. */

@@ -177,6 +177,7 @@ export class RunManager {
     const { store } = this.o;
     const chatId = run.info.chatId;
     const agentId = run.agent.id;
+    const state = this.o.agentState(agentId);
     return {
       agent: run.agent.id,
       chatId: run.info.chatId,
@@ -189,7 +190,8 @@ export class RunManager {
       reply,
       callTool: (options) => this.o.tools.call(run, options),
       startToolCall: (options) => this.o.tools.start(run, options),
-      state: this.o.agentState(run.agent.id),
+      state,
+      setTitle: (title) => state.setChatTitle(chatId, title),
       get mode() {
         return findCurrentMode(store.state, chatId, agentId);
       },

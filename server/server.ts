@@ -19,6 +19,7 @@ import { normalizeCommands } from './agent-commands.ts';
 import { normalizeModes } from './agent-modes.ts';
 import { normalizeSettings } from './agent-settings.ts';
 import { AgentRegistry } from './agent-registry.ts';
+import { titleFromText } from './chat-title.ts';
 import { ChatManager } from './chats.ts';
 import { ClientConnection, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection.ts';
 import { writeConnectionFile } from './connection-file.ts';
@@ -252,6 +253,11 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     setSettings: (settings) => {
       if (!Array.isArray(settings)) throw new TypeError('setSettings takes an array of { id, name, options: [{ value, name }], defaultValue? }');
       replaceAgentList(agentId, 'settings', normalizeSettings(settings));
+    },
+    setChatTitle: (chatId, title) => {
+      const words = typeof title === 'string' ? titleFromText(title, LIMITS.maxTitleLength) : null;
+      if (words === null) throw new TypeError(`setChatTitle takes a title with words in it, not ${JSON.stringify(title)}`);
+      return typeof chatId === 'string' && chats.nameByAgent(chatId, words);
     },
   });
 

@@ -397,6 +397,11 @@ export const ChatInfoSchema = v.object({
   settings: v.optional(v.record(v.string(), v.record(v.string(), v.string()))),
   /** Additive: each agent's context usage in this chat, by agent id, as it last reported it. */
   usage: v.optional(v.record(v.string(), ContextUsageSchema)),
+  /**
+   * Additive: who gave the chat its title, `user` (at create or by a rename) or `agent`; absent
+   * while it is the default title or one made from the first message. An agent never replaces a user's.
+   */
+  titledBy: v.optional(v.picklist(['user', 'agent'])),
 });
 export type ChatInfo = v.InferOutput<typeof ChatInfoSchema>;
 

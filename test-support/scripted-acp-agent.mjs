@@ -3,7 +3,7 @@
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
  * picks a script (hello, edit, run, long, crash, fail, garbage, page, read PATH, write PATH, echo, recall, mode,
- * go, drift, settings, fast, notice, usage, bad-update, npm-test, plan-exit, codex-run, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
+ * go, drift, settings, fast, notice, usage, title, bad-update, npm-test, plan-exit, codex-run, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
  * sessions have Claude Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude
  * Code does unless started to allow it. With ACP_SCRIPT_CONFIG=1 its sessions also have config
  * options (mode, model, effort), as Claude Code's newer adapter answers: it refuses the model
@@ -525,6 +525,14 @@ const app = agent({ name: 'scripted-acp-agent' })
           log('sent current_mode_update', { sessionId, currentModeId: 'plan' });
         }, 0);
         await say('I will plan first.');
+        return { stopReason: 'end_turn' };
+
+      case 'title':
+        // Agents name a session as they learn what it is about: once during the turn, and again
+        // once it is over (a title made from the first exchange comes after its answer).
+        await update({ sessionUpdate: 'session_info_update', title: 'Reading the notes' });
+        await say('Named.');
+        setTimeout(() => void update({ sessionUpdate: 'session_info_update', title: 'Fix the **login** button\n  on mobile' }).then(() => log('sent later title', { sessionId })), 0);
         return { stopReason: 'end_turn' };
 
       case 'later':

@@ -588,6 +588,30 @@ describe('an ACP agent in agentbar', () => {
     expect(s.client.state!.chats[s.chatId]!.usage).toEqual({ 'acp/scripted': { used: 30_000, size: 200_000, cost: { amount: 0.45, currency: 'USD' } } });
   });
 
+  it('names the chat as the agent names its session, during a turn and at once between turns, but never over a name the user gave', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    const title = () => s.client.state!.chats[s.chatId]!;
+    await send(s, 'title');
+    expect(textOf(await reply(s))).toBe('Named.');
+    await waitUntil(() => s.received().some((r) => r.kind === 'sent later title'), 'the title between turns', 10_000);
+    await s.client.waitFor(() => title().title === 'Fix the login button on mobile', 10_000, 'the title the agent gave between turns');
+    expect(title().titledBy).toBe('agent');
+    // The titles the clients were sent: the one made from the first message, the turn's, the later one (its marks and line break gone).
+    const sent = JSON.stringify(s.client.frames);
+    const order = ['"value":"title"', '"value":"Reading the notes"', '"value":"Fix the login button on mobile"'].map((t) => sent.indexOf(t));
+    expect(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!)), `titles sent at ${order.join(', ')}`).toBe(true);
+    expect(s.received().filter((r) => r.kind === 'session/new')).toHaveLength(1);
+
+    // A chat the user renamed keeps its name, whatever the agent says later.
+    await s.client.ok('chat.rename', { chatId: s.chatId, title: 'Login work' });
+    await send(s, 'title');
+    await reply(s);
+    await waitUntil(() => s.received().filter((r) => r.kind === 'sent later title').length === 2, 'the second title between turns', 10_000);
+    await send(s, 'hello');
+    await reply(s);
+    expect(title()).toMatchObject({ title: 'Login work', titledBy: 'user' });
+  });
+
   it('follows options the agent gives between turns: the menus at once, the chat at its next turn', { timeout: 30_000 }, async () => {
     const s = await setup({ env: { ACP_SCRIPT_CONFIG: '1' } });
     await send(s, 'later');

@@ -50,6 +50,8 @@ export interface AcpProcessOptions {
   onModeUpdate?: (sessionId: string, modeId: string) => void;
   /** The agent said how full a session's context is (`usage_update`), during a turn or between turns. */
   onUsage?: (sessionId: string, usage: UsageUpdate) => void;
+  /** The agent named a session (`session_info_update` with a title), during a turn or between turns. */
+  onTitle?: (sessionId: string, title: string) => void;
 }
 
 /** Stderr kept to explain a failure. */
@@ -192,6 +194,8 @@ export class AcpProcess {
         if (params.update.sessionUpdate === 'config_option_update') this.o.onConfigOptions?.(params.sessionId, params.update.configOptions);
         if (params.update.sessionUpdate === 'current_mode_update') this.o.onModeUpdate?.(params.sessionId, params.update.currentModeId);
         if (params.update.sessionUpdate === 'usage_update') this.o.onUsage?.(params.sessionId, params.update);
+        // A title often comes once a turn is over (an agent names the session from its first exchange).
+        if (params.update.sessionUpdate === 'session_info_update' && typeof params.update.title === 'string') this.o.onTitle?.(params.sessionId, params.update.title);
         const sink = this.sinks.get(params.sessionId);
         if (sink) sink.update(params.update);
         else if (params.update.sessionUpdate === 'notice') {

@@ -116,6 +116,17 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
     },
     onModeUpdate: (sessionId, modeId) => typeof modeId === 'string' && keepMode(sessionId, modeId),
     onUsage: keepUsage,
+    onTitle: (sessionId, title) => {
+      // The chat of that session: sessions are kept by chat, at most one per chat.
+      const sessions = agentState?.get<AcpAgentState>()?.sessions ?? {};
+      const chatId = Object.keys(sessions).find((chat) => sessions[chat] === sessionId);
+      if (!chatId || !agentState) return;
+      try {
+        agentState.setChatTitle(chatId, title);
+      } catch {
+        // a title without words: the chat keeps its name
+      }
+    },
   });
   /** Turns still winding down, by session: the next prompt waits for them. */
   const turns = new Map<string, Promise<unknown>>();
