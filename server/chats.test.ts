@@ -53,6 +53,44 @@ function setup() {
   };
 }
 
+describe('ChatManager.nameByAgent', () => {
+  it("replaces the default title, the one made from the first message, and the agent's own", () => {
+    const { chats, store } = setup();
+    const id = chats.create({});
+    expect(chats.nameByAgent(id, 'Before any message')).toBe(true);
+    expect(store.state.chats[id]).toMatchObject({ title: 'Before any message', titledBy: 'agent' });
+
+    const other = chats.create({});
+    chats.addMessage(other, userMessage('u1', 'Fix the header'));
+    expect(store.state.chats[other]!.title).toBe('Fix the header');
+    expect(chats.nameByAgent(other, 'Header fix')).toBe(true);
+    expect(chats.nameByAgent(other, 'Header fix, mobile')).toBe(true);
+    expect(store.state.chats[other]).toMatchObject({ title: 'Header fix, mobile', titledBy: 'agent' });
+  });
+
+  it('sends nothing when the agent gives the title the chat has', () => {
+    const { chats, frames, flush } = setup();
+    const id = chats.create({});
+    chats.nameByAgent(id, 'Same');
+    flush();
+    const before = frames.length;
+    expect(chats.nameByAgent(id, 'Same')).toBe(true);
+    flush();
+    expect(frames).toHaveLength(before);
+  });
+
+  it("leaves a name the user gave, also on a chat kept before it was recorded who named it", () => {
+    const { chats, store } = setup();
+    const id = chats.create({});
+    chats.addMessage(id, userMessage('u1', 'Fix the header'));
+    // As a rename by an older server left it: another title, and no `titledBy`.
+    store.change([{ op: 'replace', path: `/chats/${id}/title`, value: 'My header work' }]);
+    expect(chats.nameByAgent(id, 'Header fix')).toBe(false);
+    expect(store.state.chats[id]!.title).toBe('My header work');
+    expect(chats.nameByAgent('chat_missing', 'Nobody')).toBe(false);
+  });
+});
+
 function protocolError(fn: () => unknown): ProtocolError {
   try {
     fn();

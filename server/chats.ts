@@ -288,6 +288,12 @@ export class ChatManager {
     const info = this.info(chatId);
     if (!info || info.titledBy === 'user') return false;
     if (info.title === title && info.titledBy === 'agent') return true;
+    if (info.titledBy === undefined && info.title !== DEFAULT_TITLE) {
+      // A chat kept before `titledBy` existed may bear a name its user gave: only the title made
+      // from its first message is the server's to give away (and an unloaded chat is not read here).
+      const first = this.loaded.get(chatId)?.messages[0];
+      if (!first || titleFrom(first) !== info.title) return false;
+    }
     this.store.change([
       { op: 'replace', path: statePath.chatField(chatId, 'title'), value: title },
       { op: 'replace', path: statePath.chatField(chatId, 'updatedAt'), value: this.now() },
