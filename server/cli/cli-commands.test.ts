@@ -293,6 +293,14 @@ describe('with no server running (the command starts its own)', () => {
     expect(shown).toMatch(/\[tool Edit notes\.txt: edit\(\{"path":"notes\.txt","text":"new line"\}\) on \S*notes\.txt: awaiting-approval\]/);
     expect(shown).toContain('[plan 2/2: ✓ Read the page · ✓ Edit the file]');
     // Notices are notes: stderr, each once; stdout stays the reply.
+    // What a session cost, as the agent reported it, in the list of sessions.
+    await agentbar(['chat', '-a', 'acp/scripted', '-m', 'usage', '--session', 'costly', '--data-dir', dir, ...acp]);
+    const sessions = await agentbar(['sessions', '--data-dir', dir, ...acp]);
+    expect(sessions.stdout).toMatch(/^costly {2}· {2}acp\/scripted {2}· {2}2 messages {2}· {2}\$0\.42 {2}· {2}\d{4}-/m);
+    expect(sessions.stdout).toMatch(/^default {2}· {2}acp\/scripted {2}· {2}\d+ messages {2}· {2}\d{4}-/m);
+    const rows = JSON.parse((await agentbar(['sessions', '--json', '--data-dir', dir, ...acp])).stdout) as { name: string; cost?: unknown }[];
+    expect(rows.find((r) => r.name === 'costly')!.cost).toEqual([{ amount: 0.42, currency: 'USD' }]);
+    expect(rows.find((r) => r.name === 'default')).not.toHaveProperty('cost');
     const notices = await agentbar(['chat', '-a', 'acp/scripted', '-m', 'notice', '--data-dir', dir, ...acp]);
     expect(notices.code).toBe(0);
     expect(notices.stdout).toBe('Answered without the docs.\n');

@@ -1,7 +1,8 @@
 /**
  * `agentbar sessions [--delete NAME] [--json]`: the chats, or deleting one (its agent may refuse).
  */
-import type { State } from '../../shared/schemas.ts';
+import { formatCost } from '../../shared/format.ts';
+import type { ChatInfo, State } from '../../shared/schemas.ts';
 import { attachOrEmbed } from './attach.ts';
 import { CliError, findSession, reasonOf } from './chat-turn.ts';
 import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
@@ -9,6 +10,7 @@ import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
 export const SESSIONS_USAGE = `Usage: agentbar sessions [--delete <name>] [--json] [--data-dir <dir>]
 
 Lists the chats ("sessions"), latest first: name, the agents that answered in it, message count,
+what it has cost where an agent said (a model agent given --price, an ACP agent that reports it),
 last update (local time), id.
   --delete <name>       Delete the chat with this title or id (its agent may refuse: the reason is printed)
   --json                Print the list as JSON (updatedAt in ISO 8601, UTC)
@@ -19,6 +21,8 @@ interface SessionRow {
   name: string;
   agents: string[];
   messages: number;
+  /** What the chat has cost, summed over its agents' reports, one entry per currency; absent when none said. */
+  cost?: { amount: number; currency: string }[];
   updatedAt: string;
 }
 
@@ -29,13 +33,23 @@ function formatLocalTime(iso: string): string {
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
+/** The chat's cost by currency, from each agent's last report (each report is that agent's total so far). */
+function sumCosts(chat: ChatInfo): { amount: number; currency: string }[] {
+  const byCurrency = new Map<string, number>();
+  for (const usage of Object.values(chat.usage ?? {})) {
+    if (usage.cost) byCurrency.set(usage.cost.currency, (byCurrency.get(usage.cost.currency) ?? 0) + usage.cost.amount);
+  }
+  return [...byCurrency].map(([currency, amount]) => ({ amount, currency }));
+}
+
 function listSessions(s: State): SessionRow[] {
   return Object.values(s.chats)
     .sort((a, b) => b.updatedAt - a.updatedAt)
     .map((c) => {
       // Chats from before `agents` existed: the agent last addressed.
       const answered = c.agents ?? (c.agent ? [c.agent] : []);
-      return { id: c.id, name: c.title, agents: answered, messages: c.messageCount, updatedAt: new Date(c.updatedAt).toISOString() };
+      const cost = sumCosts(c);
+      return { id: c.id, name: c.title, agents: answered, messages: c.messageCount, ...(cost.length ? { cost } : {}), updatedAt: new Date(c.updatedAt).toISOString() };
     });
 }
 
@@ -62,7 +76,12 @@ export async function runSessions(argv: string[]): Promise<number> {
     const rows = listSessions(client.getSnapshot().state!);
     if (values.json) console.log(JSON.stringify(rows, null, 2));
     else if (!rows.length) console.log('No sessions yet. Start one: agentbar chat -a <agent> -m "hello"');
-    else for (const r of rows) console.log(`${r.name}  ·  ${r.agents.join(', ') || 'no agent yet'}  ·  ${r.messages} ${r.messages === 1 ? 'message' : 'messages'}  ·  ${formatLocalTime(r.updatedAt)}  ·  ${r.id}`);
+    else {
+      for (const r of rows) {
+        const cost = r.cost ? `  ·  ${r.cost.map(formatCost).join(' + ')}` : '';
+        console.log(`${r.name}  ·  ${r.agents.join(', ') || 'no agent yet'}  ·  ${r.messages} ${r.messages === 1 ? 'message' : 'messages'}${cost}  ·  ${formatLocalTime(r.updatedAt)}  ·  ${r.id}`);
+      }
+    }
     return 0;
   } finally {
     await session.close();
