@@ -390,6 +390,13 @@ test("shows how full the agent's context is beside its settings, and what the se
       await toolbar.send('hello');
       await expect(toolbar.doneReplies('acp/scripted')).toHaveCount(3);
       await expect(meter).toHaveText('30k/200k · $0.45');
+      // The list of chats says what each cost.
+      await toolbar.actions.getByRole('button', { name: 'All chats' }).click();
+      const list = toolbar.panel.getByRole('dialog', { name: 'All chats' });
+      await expect(list.getByRole('listitem').first()).toContainText('6 messages · $0.45 · acp/scripted');
+      await snap(page, testInfo, 'acp-chat-list-cost');
+      await page.keyboard.press('Escape');
+      await expect(list).toHaveCount(0);
 
       // Another chat has its own context.
       await toolbar.newChat();

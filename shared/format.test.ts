@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contextPercent, describeApproval, describeUsage, formatBytes, formatCost, formatList, formatThinkingTime, formatTokens } from './format.ts';
+import { contextPercent, describeApproval, describeChatCost, describeUsage, formatBytes, formatCost, formatList, formatThinkingTime, formatTokens, sumChatCosts } from './format.ts';
 
 describe('formats', () => {
   it('writes sizes in B, KB and MB', () => {
@@ -62,5 +62,20 @@ describe('describeApproval', () => {
     expect(describeApproval({ approved: false, always: true, reason: 'not that file' })).toBe('always rejected the tool call: not that file');
     // The agent's words say what "always" meant; they are not doubled.
     expect(describeApproval({ approved: true, always: true, label: 'Yes, and auto-accept edits' })).toBe('approved the tool call with “Yes, and auto-accept edits”');
+  });
+});
+
+describe('sumChatCosts and describeChatCost', () => {
+  const usage = (amount: number, currency: string) => ({ used: 1, size: 10, cost: { amount, currency } });
+
+  it("adds the agents' reports by currency, in the order first seen", () => {
+    const chat = { usage: { 'acp/claude': usage(0.42, 'USD'), 'model/x': usage(0.08, 'USD'), 'acp/other': usage(12, 'credits'), 'model/free': { used: 5, size: 10 } } };
+    expect(sumChatCosts(chat)).toEqual([{ amount: 0.5, currency: 'USD' }, { amount: 12, currency: 'credits' }]);
+    expect(describeChatCost(chat)).toBe('$0.50 + 12 credits');
+  });
+
+  it('says nothing for a chat no agent reported a cost for', () => {
+    expect(sumChatCosts({})).toEqual([]);
+    expect(describeChatCost({ usage: { 'model/free': { used: 5, size: 10 } } })).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 /** Sizes, durations and lists as the toolbar, the terminal and replies show them, so all say the same. */
+import type { ChatInfo } from './schemas.ts';
 
 /**
  * `1.5 MB`-style sizes for messages.
@@ -61,6 +62,30 @@ export function formatCost(cost: { amount: number; currency: string }): string {
     }
   }
   return `${Number(cost.amount.toFixed(2))} ${cost.currency}`;
+}
+
+/**
+ * What a chat has cost, from each agent's last report (each one that agent's total so far), summed
+ * by currency in the order first seen; empty when no agent said.
+ *
+ * @example sumChatCosts({ usage: { 'a/x': { used: 1, size: 9, cost: { amount: 0.4, currency: 'USD' } } } }) // [{ amount: 0.4, currency: 'USD' }]
+ */
+export function sumChatCosts(chat: Pick<ChatInfo, 'usage'>): { amount: number; currency: string }[] {
+  const byCurrency = new Map<string, number>();
+  for (const usage of Object.values(chat.usage ?? {})) {
+    if (usage.cost) byCurrency.set(usage.cost.currency, (byCurrency.get(usage.cost.currency) ?? 0) + usage.cost.amount);
+  }
+  return [...byCurrency].map(([currency, amount]) => ({ amount, currency }));
+}
+
+/**
+ * What a chat has cost, for people: `$0.42`, `$0.42 + 12 credits`; null when no agent said.
+ *
+ * @example describeChatCost({ usage: {} }) // null
+ */
+export function describeChatCost(chat: Pick<ChatInfo, 'usage'>): string | null {
+  const costs = sumChatCosts(chat);
+  return costs.length ? costs.map(formatCost).join(' + ') : null;
 }
 
 /**

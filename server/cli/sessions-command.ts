@@ -1,8 +1,8 @@
 /**
  * `agentbar sessions [--delete NAME] [--json]`: the chats, or deleting one (its agent may refuse).
  */
-import { formatCost } from '../../shared/format.ts';
-import type { ChatInfo, State } from '../../shared/schemas.ts';
+import { formatCost, sumChatCosts } from '../../shared/format.ts';
+import type { State } from '../../shared/schemas.ts';
 import { attachOrEmbed } from './attach.ts';
 import { CliError, findSession, reasonOf } from './chat-turn.ts';
 import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
@@ -33,22 +33,13 @@ function formatLocalTime(iso: string): string {
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
-/** The chat's cost by currency, from each agent's last report (each report is that agent's total so far). */
-function sumCosts(chat: ChatInfo): { amount: number; currency: string }[] {
-  const byCurrency = new Map<string, number>();
-  for (const usage of Object.values(chat.usage ?? {})) {
-    if (usage.cost) byCurrency.set(usage.cost.currency, (byCurrency.get(usage.cost.currency) ?? 0) + usage.cost.amount);
-  }
-  return [...byCurrency].map(([currency, amount]) => ({ amount, currency }));
-}
-
 function listSessions(s: State): SessionRow[] {
   return Object.values(s.chats)
     .sort((a, b) => b.updatedAt - a.updatedAt)
     .map((c) => {
       // Chats from before `agents` existed: the agent last addressed.
       const answered = c.agents ?? (c.agent ? [c.agent] : []);
-      const cost = sumCosts(c);
+      const cost = sumChatCosts(c);
       return { id: c.id, name: c.title, agents: answered, messages: c.messageCount, ...(cost.length ? { cost } : {}), updatedAt: new Date(c.updatedAt).toISOString() };
     });
 }

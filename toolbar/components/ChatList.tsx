@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { describeChatCost } from '../../shared/format.ts';
 import type { ChatInfo } from '../../shared/schemas.ts';
 import { useServices, useToolbar } from '../context.ts';
 import { chatAgents, filterChats } from '../filter-chats.ts';
@@ -23,10 +24,13 @@ interface Cell {
   col: number;
 }
 
-/** The size first: a row cut short by a narrow panel loses the end of a long agent list, not "29 me…". */
+/**
+ * The size first: a row cut short by a narrow panel loses the end of a long agent list, not "29 me…";
+ * then what the chat cost, where an agent said.
+ */
 function describeChat(chat: ChatInfo, running: boolean): string {
   const agents = chatAgents(chat);
-  return [messageCountLabel(chat), running ? 'the agent is working here' : null, agents.length ? agents.join(', ') : null].filter(Boolean).join(' · ');
+  return [messageCountLabel(chat), describeChatCost(chat), running ? 'the agent is working here' : null, agents.length ? agents.join(', ') : null].filter(Boolean).join(' · ');
 }
 
 /**
