@@ -57,8 +57,11 @@ function minifiedStyles(): Plugin {
   return {
     name: 'agentbar:minified-styles',
     apply: 'build',
-    transform(_code, id) {
+    transform(source, id) {
       if (!id.endsWith('/toolbar/styles.ts')) return null;
+      // The CSS minified is the one this config imported when it loaded: a file changed since (a
+      // watching build) would ship stale styles, so it stops the build instead.
+      if (!source.includes(TOOLBAR_CSS)) this.error('toolbar/styles.ts changed after the build began: run it again');
       const { code } = transformCss({ filename: 'toolbar.css', code: Buffer.from(TOOLBAR_CSS), minify: true, errorRecovery: false });
       return { code: `export const TOOLBAR_CSS = ${JSON.stringify(code.toString())};\n`, map: null };
     },
