@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { deriveAcpId } from './acp-agent/derive-acp-id.ts';
 import { splitCommand } from './acp-agent/split-command.ts';
 import { findClosest } from './closest-word.ts';
+import type { ModelPrice } from './model-agent/model-price.ts';
 
 /**
  * Parses `agentbar serve` arguments. Pure, so every flag and every mistake is unit-tested.
@@ -79,7 +80,7 @@ export interface ModelArgs {
   /** Its context window in tokens: the agent then reports how full it is (the toolbar's meter). */
   contextWindow: number | undefined;
   /** Its prices in USD per million tokens: the meter then says what each chat has cost. */
-  price: { input: number; output: number; cachedInput?: number } | undefined;
+  price: CommandLinePrice | undefined;
 }
 
 /**
@@ -136,6 +137,9 @@ export function parseContextWindow(value: string): number {
   return n;
 }
 
+/** A price as `--price` gives it: always in USD. */
+export type CommandLinePrice = Omit<ModelPrice, 'currency'>;
+
 /** The highest price per million tokens taken: far above any model's today (a typo guard). */
 const MAX_PRICE = 10_000;
 
@@ -146,7 +150,7 @@ const MAX_PRICE = 10_000;
  * @example parsePrice('0.15/0.60') // { input: 0.15, output: 0.6 }
  * @throws UsageError for anything else.
  */
-export function parsePrice(value: string): { input: number; output: number; cachedInput?: number } {
+export function parsePrice(value: string): CommandLinePrice {
   const parts = value.split('/');
   const prices = parts.map((p) => (/^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(p) ? Number(p) : Number.NaN));
   if ((parts.length !== 2 && parts.length !== 3) || prices.some((n) => !(n >= 0 && n <= MAX_PRICE))) {

@@ -5,12 +5,12 @@
 import path from 'node:path';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { AgentDefinition } from '../agent.ts';
-import type { ModelArgs } from '../cli-args.ts';
+import type { CommandLinePrice, ModelArgs } from '../cli-args.ts';
 import { checkModelEndpoint } from './check-endpoint.ts';
 import { createModelAgent } from './create-model-agent.ts';
 
 /** `$0.15 in, $0.60 out per million tokens` for the start banner. */
-function describePrice(price: { input: number; output: number; cachedInput?: number }): string {
+function describePrice(price: CommandLinePrice): string {
   const usd = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 10 })}`;
   return `${usd(price.input)} in${price.cachedInput !== undefined ? ` (${usd(price.cachedInput)} cached)` : ''}, ${usd(price.output)} out per million tokens`;
 }
