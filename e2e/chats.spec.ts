@@ -138,3 +138,33 @@ test.describe('while a long reply streams', () => {
     await expect(toolbar.chat('working long').locator('.ab-tab-running')).toHaveCount(0);
   });
 });
+
+test('copies the whole chat as Markdown: who said what, the tool call and its result', async ({ toolbar, page, context }, testInfo) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await toolbar.newChat();
+  // A new chat has nothing to copy.
+  await expect(toolbar.chats.getByRole('button', { name: 'Copy chat as Markdown' })).toHaveCount(0);
+  await toolbar.ask('markdown');
+  await toolbar.ask('docs');
+  const copy = toolbar.chats.getByRole('button', { name: 'Copy chat as Markdown' });
+  await copy.click();
+  await expect(toolbar.chats.getByRole('button', { name: 'Copied' })).toBeVisible();
+  await snap(page, testInfo, 'chat-copied');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  const lines = copied.split('\n');
+  expect(lines[0]).toBe('# markdown');
+  // Two turns each: the user's heading, then the agent's, with the local time.
+  expect(lines.filter((l) => l.startsWith('## '))).toEqual([
+    expect.stringMatching(/^## You · \d{4}-\d\d-\d\d \d\d:\d\d$/),
+    expect.stringMatching(/^## demo\/guide · \d{4}-\d\d-\d\d \d\d:\d\d$/),
+    expect.stringMatching(/^## You · /),
+    expect.stringMatching(/^## demo\/guide · /),
+  ]);
+  // The page the message was sent from, the reply's code block as written, and the docs tool's call and result.
+  expect(copied).toMatch(/^On http:\/\/127\.0\.0\.1:\d+\/ \(“[^”]+”\)\.$/m);
+  expect(copied).toContain('```ts\nexport function debounce');
+  expect(copied).toMatch(/\*\*Tool call\*\* `\w+`/);
+  expect(copied).toMatch(/\*\*Tool result\*\* of `\w+`\n\n```/);
+  // Back to the copy icon after a moment.
+  await expect(copy).toBeVisible({ timeout: 5_000 });
+});

@@ -24,6 +24,17 @@ export function formatThinkingTime(ms: number): string {
 }
 
 /**
+ * `2026-11-30 07:22` in the local time zone: what a person compares with their own clock.
+ *
+ * @example formatLocalDateTime(Date.parse('2026-11-30T07:22:00')) // '2026-11-30 07:22'
+ */
+export function formatLocalDateTime(time: number): string {
+  const d = new Date(time);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+/**
  * Items as a sentence lists them.
  *
  * @example formatList(['a.zip', 'b.bin', 'c.woff2']) // 'a.zip, b.bin and c.woff2'

@@ -1,7 +1,7 @@
 /**
  * `agentbar sessions [--delete NAME] [--json]`: the chats, or deleting one (its agent may refuse).
  */
-import { formatCost, sumChatCosts } from '../../shared/format.ts';
+import { formatCost, formatLocalDateTime, sumChatCosts } from '../../shared/format.ts';
 import type { State } from '../../shared/schemas.ts';
 import { attachOrEmbed } from './attach.ts';
 import { CliError, findSession, reasonOf } from './chat-turn.ts';
@@ -24,13 +24,6 @@ interface SessionRow {
   /** What the chat has cost, summed over its agents' reports, one entry per currency; absent when none said. */
   cost?: { amount: number; currency: string }[];
   updatedAt: string;
-}
-
-/** `2026-11-27 09:45` in the local time zone: what a person compares with their own clock. */
-function formatLocalTime(iso: string): string {
-  const d = new Date(iso);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
 function listSessions(s: State): SessionRow[] {
@@ -70,7 +63,7 @@ export async function runSessions(argv: string[]): Promise<number> {
     else {
       for (const r of rows) {
         const cost = r.cost ? `  ·  ${r.cost.map(formatCost).join(' + ')}` : '';
-        console.log(`${r.name}  ·  ${r.agents.join(', ') || 'no agent yet'}  ·  ${r.messages} ${r.messages === 1 ? 'message' : 'messages'}${cost}  ·  ${formatLocalTime(r.updatedAt)}  ·  ${r.id}`);
+        console.log(`${r.name}  ·  ${r.agents.join(', ') || 'no agent yet'}  ·  ${r.messages} ${r.messages === 1 ? 'message' : 'messages'}${cost}  ·  ${formatLocalDateTime(Date.parse(r.updatedAt))}  ·  ${r.id}`);
       }
     }
     return 0;

@@ -1,8 +1,10 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ChatInfo } from '../../shared/schemas.ts';
+import { formatChatMarkdown } from '../../shared/chat-markdown.ts';
 import { useServices, useToolbar } from '../context.ts';
-import { selectActiveChatId, selectChatsSorted } from '../selectors.ts';
+import { selectActiveChatId, selectChatsSorted, selectMessages } from '../selectors.ts';
 import { DeleteChatDialog } from './DeleteChatDialog.tsx';
+import { CopyButton } from './MessageTools.tsx';
 import { PencilIcon, TrashIcon } from './icons.tsx';
 import { chatTitle, messageCountLabel } from '../chat-labels.ts';
 import { RenameForm } from './RenameForm.tsx';
@@ -13,7 +15,7 @@ import { RenameForm } from './RenameForm.tsx';
  * "All chats" in the header lists them all with search (ChatList).
  */
 export function ChatTabs() {
-  const { actions } = useServices();
+  const { actions, store } = useServices();
   const chats = useToolbar(selectChatsSorted);
   const activeId = useToolbar(selectActiveChatId);
   const connected = useToolbar((s) => s.sync.status === 'connected');
@@ -88,6 +90,10 @@ export function ChatTabs() {
               </button>
               {active ? (
                 <span class="ab-tab-tools">
+                  {chat.messageCount > 0 ? (
+                    // Read when clicked: a long chat's Markdown is not made on every render.
+                    <CopyButton label="Copy chat as Markdown" text={() => formatChatMarkdown({ title: chatTitle(chat), messages: selectMessages(store.getState()) })} />
+                  ) : null}
                   <button
                     ref={renameButton}
                     type="button"

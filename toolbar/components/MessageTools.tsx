@@ -23,23 +23,31 @@ export function MessageTime({ at }: { at: number }) {
 
 /** Copies a message's text (its text parts, as written: Markdown stays Markdown). */
 export function CopyMessage({ text }: { text: string }) {
+  if (!text) return null;
+  return <CopyButton label="Copy message" class="ab-msg-copy" text={() => text} />;
+}
+
+/**
+ * A button that copies `text()` (called on click, so a costly text is only made when wanted) and
+ * shows a check, or "Copy failed", for a moment.
+ */
+export function CopyButton({ label, text, class: className }: { label: string; text: () => string; class?: string }) {
   const [state, setState] = useState<'idle' | 'done' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
     const timer = setTimeout(() => setState('idle'), 1500);
     return () => clearTimeout(timer);
   }, [state]);
-  if (!text) return null;
   return (
     <button
       type="button"
-      class="ab-icon-btn ab-msg-copy"
-      aria-label={state === 'done' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy message'}
-      title="Copy message"
+      class={className ? `ab-icon-btn ${className}` : 'ab-icon-btn'}
+      aria-label={state === 'done' ? 'Copied' : state === 'failed' ? 'Copy failed' : label}
+      title={label}
       onClick={() => {
         const clipboard = globalThis.navigator?.clipboard;
         if (!clipboard) return setState('failed');
-        clipboard.writeText(text).then(
+        clipboard.writeText(text()).then(
           () => setState('done'),
           () => setState('failed'),
         );

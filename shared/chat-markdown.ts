@@ -1,0 +1,155 @@
+/**
+ * A chat as one Markdown document, for pasting into an issue, a pull request or notes: the
+ * toolbar's "Copy chat" and `agentbar sessions --export` write the same text.
+ */
+import { dataUrlBytes, splitDataUrl } from './data-url.ts';
+import { describeApproval, formatBytes, formatLocalDateTime, formatThinkingTime } from './format.ts';
+import type { AssistantMessage, Message, ToolCallPart, ToolResultPart, UserMessage } from './schemas.ts';
+import { truncateText } from './truncate.ts';
+
+/** A tool call's input or output longer than this is cut: the chat is for reading, not replaying. */
+export const MAX_TOOL_TEXT = 4_000;
+
+export interface ChatMarkdownOptions {
+  /** How a message's time reads; the default is local `2026-11-30 07:22`. */
+  formatTime?: (time: number) => string;
+}
+
+/**
+ * Writes a chat as Markdown: a heading per message (who and when), the text as written, reasoning
+ * as a quote, tool calls with their input and output in code blocks (each cut at 4,000
+ * characters), picked elements and attachments named (their bytes are not copied).
+ *
+ * @example formatChatMarkdown({ title: 'Fix the filter', messages }) // '# Fix the filter\n\n## You · 2026-11-30 07:22\n\n…'
+ */
+export function formatChatMarkdown(chat: { title: string; messages: readonly Message[] }, options: ChatMarkdownOptions = {}): string {
+  const time = options.formatTime ?? formatLocalDateTime;
+  const toolNames = new Map<string, string>();
+  const blocks: string[] = [`# ${oneLine(chat.title) || 'Chat'}`];
+  for (const message of chat.messages) {
+    if (message.role === 'user') blocks.push(...writeUser(message, time, toolNames));
+    else if (message.role === 'assistant') blocks.push(...writeAssistant(message, time, toolNames));
+    else for (const part of message.content) blocks.push(writeResult(part));
+  }
+  return `${blocks.filter(Boolean).join('\n\n')}\n`;
+}
+
+function writeUser(message: UserMessage, time: (t: number) => string, toolNames: Map<string, string>): string[] {
+  const approvals = message.content.flatMap((p) => (p.type === 'tool-approval-response' ? [p] : []));
+  // A message that only answers approvals is a note on the calls above it, not a turn.
+  const notes = approvals.map((p) => `_You ${describeApproval(p)}${toolNames.has(p.toolCallId) ? ` (\`${toolNames.get(p.toolCallId)}\`)` : ''}._`);
+  if (approvals.length === message.content.length) return notes;
+  const out = [`## You · ${time(message.createdAt)}`];
+  const { browser, selectedElements } = message.metadata;
+  if (browser || selectedElements.length) {
+    const page = browser ? `On ${browser.url}${browser.title ? ` (“${oneLine(browser.title)}”)` : ''}` : 'On the page';
+    const picked = selectedElements.map((e) => {
+      const text = truncateText(oneLine(e.textContent), 80);
+      return `- \`${codeSpanText(e.selector ?? e.tagName.toLowerCase())}\`${text ? ` “${text}”` : ''}`;
+    });
+    out.push(picked.length ? `${page}, with ${picked.length === 1 ? 'this element' : 'these elements'} picked:\n${picked.join('\n')}` : `${page}.`);
+  }
+  const attached: string[] = [];
+  for (const part of message.content) {
+    if (part.type === 'text') out.push(closeOpenFence(part.text));
+    else if (part.type === 'image') attached.push(`an image (${part.mimeType ?? (splitDataUrl(part.image).mimeType || 'image')}, ${formatBytes(dataUrlBytes(part.image))})`);
+    else if (part.type === 'file') attached.push(`${part.filename ? `\`${codeSpanText(part.filename)}\`` : 'a file'} (${part.mimeType}, ${formatBytes(dataUrlBytes(part.data))})`);
+  }
+  if (attached.length) out.push(`_Attached: ${attached.join(', ')}._`);
+  return [...out, ...notes];
+}
+
+function writeAssistant(message: AssistantMessage, time: (t: number) => string, toolNames: Map<string, string>): string[] {
+  const out = [`## ${message.agent} · ${time(message.createdAt)}`];
+  for (const notice of message.notices ?? []) {
+    const severity = notice.severity === 'error' || notice.severity === 'warning' ? notice.severity : 'info';
+    out.push(quote(`**${severity[0]!.toUpperCase()}${severity.slice(1)}:** ${notice.title}${notice.description ? `\n${notice.description}` : ''}`));
+  }
+  if (message.plan?.length) {
+    const steps = message.plan.map((e) => `- [${e.status === 'completed' ? 'x' : ' '}] ${oneLine(e.content)}${e.status === 'in_progress' ? ' _(in progress)_' : ''}`);
+    out.push(`**Plan**\n\n${steps.join('\n')}`);
+  }
+  for (const part of message.content) {
+    if (part.type === 'text') out.push(closeOpenFence(part.text));
+    else if (part.type === 'reasoning') {
+      if (!part.text.trim()) continue;
+      const head = part.durationMs !== undefined ? `_Thought for ${formatThinkingTime(part.durationMs)}_` : '_Thinking_';
+      out.push(quote(`${head}\n\n${closeOpenFence(part.text)}`));
+    } else if (part.type === 'tool-call') {
+      toolNames.set(part.toolCallId, part.toolName);
+      out.push(writeCall(part));
+    } else if (part.type === 'tool-result') out.push(writeResult(part));
+    else out.push(`_File: ${part.filename ? `\`${codeSpanText(part.filename)}\`` : 'unnamed'} (${part.mimeType}, ${formatBytes(dataUrlBytes(part.data))})._`);
+  }
+  if (message.status === 'streaming') out.push('_Still being written when copied._');
+  else if (message.status === 'stopped') out.push('_Stopped before the answer was complete._');
+  else if (message.status === 'interrupted') out.push('_Interrupted: the server stopped before this reply ended._');
+  else if (message.status === 'failed') out.push(`_Failed${message.error ? `: ${oneLine(message.error)}` : ''}._`);
+  return out;
+}
+
+const CALL_STATES: Record<ToolCallPart['state'], string> = {
+  'awaiting-approval': 'waiting for approval',
+  denied: 'rejected',
+  running: 'running',
+  done: 'done',
+  failed: 'failed',
+  interrupted: 'interrupted',
+};
+
+function writeCall(call: ToolCallPart): string {
+  const title = call.title ? ` ${oneLine(call.title)}` : '';
+  const files = call.locations?.length ? `, on ${call.locations.map((l) => `\`${codeSpanText(l.path)}\``).join(', ')}` : '';
+  const head = `**Tool call** \`${codeSpanText(call.toolName)}\`${title} (${CALL_STATES[call.state]}${files})`;
+  return Object.keys(call.input).length ? `${head}\n\n${fence(JSON.stringify(call.input, null, 2), 'json')}` : head;
+}
+
+function writeResult(part: ToolResultPart): string {
+  const label = part.isError ? '**Tool error**' : '**Tool result**';
+  const name = part.title ? oneLine(part.title) : `\`${codeSpanText(part.toolName)}\``;
+  const text = typeof part.output === 'string' ? part.output : (JSON.stringify(part.output, null, 2) ?? 'null');
+  return `${label} of ${name}\n\n${fence(text, typeof part.output === 'string' ? '' : 'json')}`;
+}
+
+/** A code block that holds `text` whole: its fence is longer than any run of backticks inside. */
+function fence(text: string, lang: string): string {
+  const cut = text.length > MAX_TOOL_TEXT ? `${truncateText(text, MAX_TOOL_TEXT, '')}\n… (${(text.length - MAX_TOOL_TEXT).toLocaleString('en')} more characters)` : text;
+  const longest = Math.max(2, ...[...cut.matchAll(/`+/g)].map((m) => m[0].length));
+  const marks = '`'.repeat(longest + 1);
+  return `${marks}${lang}\n${cut}\n${marks}`;
+}
+
+/**
+ * A reply stopped inside a code block leaves its fence open, and everything after it in the
+ * document would read as code: such a text gets its closing fence.
+ */
+function closeOpenFence(text: string): string {
+  let open: string | null = null;
+  for (const line of text.split('\n')) {
+    const mark = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (!mark) continue;
+    const fenceMarks = mark[1]!;
+    const rest = mark[2]!;
+    if (open === null) {
+      // A backtick fence's info string cannot hold a backtick (CommonMark 4.5).
+      if (fenceMarks[0] !== '`' || !rest.includes('`')) open = fenceMarks;
+    } else if (fenceMarks[0] === open[0] && fenceMarks.length >= open.length && !rest.trim()) open = null;
+  }
+  return open === null ? text : `${text}\n${open}`;
+}
+
+function quote(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line ? `> ${line}` : '>'))
+    .join('\n');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Text inside a single-backtick code span cannot hold a backtick. */
+function codeSpanText(text: string): string {
+  return oneLine(text).replace(/`/g, "'");
+}
