@@ -177,7 +177,7 @@ export function defaultModelAgentId(name: string): string {
 export const USAGE = `Usage: agentbar serve [options]
        agentbar agents [--json]                        (list the agents)
        agentbar chat -a <agent> [-m <message>] [--session <name>] [--new] [--yes]
-       agentbar sessions [--delete <name>] [--json]    (list or delete chats)
+       agentbar sessions [--delete|--export <name>] [--json]   (list, delete or export chats)
        agentbar sign-in                                (print a new one-time address for the demo page)
        agentbar mcp [--chat <id>]                      (the page's tools as a stdio MCP server)
        agentbar help [<command>]                       (a command's help; agentbar --version prints the version)

@@ -137,7 +137,8 @@ export class ClientConnection implements ToolClient, RequestClient {
       this.held.push(frame);
       return;
     }
-    this.ws.send(frame);
+    // Counted as a state frame is: a big result (a chat.read) must not make the patches after it look like lag.
+    this.sendFrame(frame);
   }
 
   private sendPatch(frame: string): void {
@@ -146,7 +147,7 @@ export class ClientConnection implements ToolClient, RequestClient {
       this.startLagging();
       return;
     }
-    this.sendStateFrame(frame);
+    this.sendFrame(frame);
   }
 
   /** True when the send buffer holds more than the limit beyond the big frame still going out. */
@@ -172,12 +173,12 @@ export class ClientConnection implements ToolClient, RequestClient {
   }
 
   /**
-   * Hands a snapshot or patch to the socket. With deflate on, `bufferedAmount` counts a frame's
+   * Hands a frame to the socket. With deflate on, `bufferedAmount` counts a frame's
    * uncompressed size until zlib is done with it, so right after a big snapshot the buffer is over
    * the limit whether or not the client reads; comparing against the pinned frame keeps that from
    * looking like lag (which used to answer every patch with another snapshot).
    */
-  private sendStateFrame(frame: string): void {
+  private sendFrame(frame: string): void {
     this.ws.send(frame);
     const limit = this.host.limits.sendBufferBytes;
     this.bufferedAfterSend = this.ws.bufferedAmount;
@@ -210,7 +211,7 @@ export class ClientConnection implements ToolClient, RequestClient {
     this.lagging = false;
     // A fresh snapshot replaces every patch it missed; its rev jumps ahead.
     this.pinnedBytes = 0;
-    this.sendStateFrame(snapshot);
+    this.sendFrame(snapshot);
     const held = this.held;
     this.held = [];
     this.heldBytes = 0;
@@ -274,8 +275,8 @@ export class ClientConnection implements ToolClient, RequestClient {
     const store = this.host.store;
     const missed = hello.resume && hello.resume.session === store.session ? store.framesSince(hello.resume.rev) : null;
     this.ws.send(JSON.stringify({ type: 'welcome', protocol: PROTOCOL_VERSION, session: store.session, resumed: missed !== null }));
-    if (missed) for (const frame of missed) this.sendStateFrame(frame);
-    else this.sendStateFrame(store.snapshotFrame());
+    if (missed) for (const frame of missed) this.sendFrame(frame);
+    else this.sendFrame(store.snapshotFrame());
     this.ready = true;
     this.unsubscribe = store.subscribe((frame) => this.sendPatch(frame));
     this.host.joined(this);

@@ -5,7 +5,7 @@
  */
 import { ProtocolError } from '../shared/errors.ts';
 import { makeId } from '../shared/ids.ts';
-import type { ClientKind, Request, RequestOf, UserMessage } from '../shared/schemas.ts';
+import type { ClientKind, Message, Request, RequestOf, UserMessage } from '../shared/schemas.ts';
 import { findCurrentMode } from '../shared/agent-mode.ts';
 import { findSettingValue } from '../shared/agent-setting.ts';
 import type { AgentDefinition, ChatDecision, ChatRequest } from './agent.ts';
@@ -123,6 +123,12 @@ async function deleteChat(ctx: RequestContext, req: RequestOf<'chat.delete'>): P
 function renameChat(ctx: RequestContext, req: RequestOf<'chat.rename'>): void {
   ctx.chats.require(req.chatId);
   ctx.chats.rename(req.chatId, req.title);
+}
+
+/** A chat's messages as they are now, read from disk if it is not in memory; nothing changes. */
+async function readChat(ctx: RequestContext, req: RequestOf<'chat.read'>): Promise<{ messages: Message[] }> {
+  const { messages } = await ctx.chats.load(req.chatId);
+  return { messages };
 }
 
 async function sendMessage(ctx: RequestContext, req: RequestOf<'message.send'>, client: RequestClient): Promise<{ messageId: string }> {
@@ -247,6 +253,8 @@ function runRequest(ctx: RequestContext, req: Request, client: RequestClient): P
       return deleteChat(ctx, req);
     case 'chat.rename':
       return renameChat(ctx, req);
+    case 'chat.read':
+      return readChat(ctx, req);
     case 'message.send':
       return sendMessage(ctx, req, client);
     case 'tool.approve':

@@ -111,4 +111,24 @@ describe('a big active chat', () => {
     expect(late.framesOf('snapshot')).toHaveLength(1);
     expect(server.logs.filter((l) => LAGGING.test(l.message))).toEqual([]);
   }, 60_000);
+
+  it('answers a chat.read of a big chat while another streams, and the reader is not taken for a slow one', async () => {
+    const gate = new Gate();
+    const { server, writer } = await startBigChat(gate);
+    const big = Object.values(server.store.state.chats).find((c) => c.title === 'big')!.id;
+    const { chatId: small } = await writer.ok('chat.create', { title: 'small' });
+    const reader = await h.connect(server, { perMessageDeflate: true });
+    await writer.ok('message.send', userMessage(small, 'stream'));
+    await waitUntil(() => (server.store.state.active?.messages.length ?? 0) >= 2, 'the streamed reply to start');
+    const { messages } = await reader.ok('chat.read', { chatId: big });
+    expect(JSON.stringify(messages).length).toBeGreaterThan(6 * 1024 * 1024);
+    const patchesAfterRead = reader.framesOf('patch').length;
+    await reader.waitFor(() => reader.framesOf('patch').length > patchesAfterRead + 100, 20_000, 'patches after the read');
+    gate.open();
+    await settle(server, writer, reader);
+
+    expect(reader.failures).toEqual([]);
+    expect(reader.framesOf('snapshot')).toHaveLength(1);
+    expect(server.logs.filter((l) => LAGGING.test(l.message))).toEqual([]);
+  }, 60_000);
 });

@@ -95,7 +95,7 @@ describe('formatChatMarkdown', () => {
         '## demo/guide · 07:25',
         '**Tool call** `get_selection` (done)',
         '**Tool result** of `get_selection`\n\n```json\n{\n  "count": 0\n}\n```',
-        '## demo/guide · 07:26',
+        // The same agent's next step after its tool's result goes on under the same heading.
         'Half an ans',
         '_Failed: The model went away._',
       ].join('\n\n') + '\n',
@@ -105,8 +105,8 @@ describe('formatChatMarkdown', () => {
   it('keeps a tool output that holds fences and headings inside one code block', () => {
     const markdown = formatChatMarkdown({ title: 'x', messages: CHAT }, { formatTime: time });
     const tokens = Lexer.lex(markdown);
-    // Headings: the title and the four turns; the output's "# not a heading" is not one.
-    expect(tokens.filter((t) => t.type === 'heading').map(textOf)).toEqual(['x', 'You · 07:22', 'acp/claude · 07:23', 'demo/guide · 07:25', 'demo/guide · 07:26']);
+    // Headings: the title and the three turns; the output's "# not a heading" is not one.
+    expect(tokens.filter((t) => t.type === 'heading').map(textOf)).toEqual(['x', 'You · 07:22', 'acp/claude · 07:23', 'demo/guide · 07:25']);
     const code = tokens.filter((t) => t.type === 'code').map(textOf);
     expect(code).toContain('Edited\n```\n# not a heading\n```');
   });

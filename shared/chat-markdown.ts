@@ -26,19 +26,27 @@ export function formatChatMarkdown(chat: { title: string; messages: readonly Mes
   const time = options.formatTime ?? formatLocalDateTime;
   const toolNames = new Map<string, string>();
   const blocks: string[] = [`# ${oneLine(chat.title) || 'Chat'}`];
+  /** Who the last heading named: an agent's next step after a tool's result goes on under it. */
+  let speaker: string | null = null;
   for (const message of chat.messages) {
-    if (message.role === 'user') blocks.push(...writeUser(message, time, toolNames));
-    else if (message.role === 'assistant') blocks.push(...writeAssistant(message, time, toolNames));
-    else for (const part of message.content) blocks.push(writeResult(part));
+    if (message.role === 'user') {
+      const written = writeUser(message, time, toolNames);
+      if (written.heading) speaker = null;
+      blocks.push(...written.blocks);
+    } else if (message.role === 'assistant') {
+      if (speaker !== message.agent) blocks.push(`## ${message.agent} · ${time(message.createdAt)}`);
+      speaker = message.agent;
+      blocks.push(...writeAssistant(message, toolNames));
+    } else for (const part of message.content) blocks.push(writeResult(part));
   }
   return `${blocks.filter(Boolean).join('\n\n')}\n`;
 }
 
-function writeUser(message: UserMessage, time: (t: number) => string, toolNames: Map<string, string>): string[] {
+function writeUser(message: UserMessage, time: (t: number) => string, toolNames: Map<string, string>): { heading: boolean; blocks: string[] } {
   const approvals = message.content.flatMap((p) => (p.type === 'tool-approval-response' ? [p] : []));
   // A message that only answers approvals is a note on the calls above it, not a turn.
   const notes = approvals.map((p) => `_You ${describeApproval(p)}${toolNames.has(p.toolCallId) ? ` (\`${toolNames.get(p.toolCallId)}\`)` : ''}._`);
-  if (approvals.length === message.content.length) return notes;
+  if (approvals.length === message.content.length) return { heading: false, blocks: notes };
   const out = [`## You · ${time(message.createdAt)}`];
   const { browser, selectedElements } = message.metadata;
   if (browser || selectedElements.length) {
@@ -56,11 +64,11 @@ function writeUser(message: UserMessage, time: (t: number) => string, toolNames:
     else if (part.type === 'file') attached.push(`${part.filename ? `\`${codeSpanText(part.filename)}\`` : 'a file'} (${part.mimeType}, ${formatBytes(dataUrlBytes(part.data))})`);
   }
   if (attached.length) out.push(`_Attached: ${attached.join(', ')}._`);
-  return [...out, ...notes];
+  return { heading: true, blocks: [...out, ...notes] };
 }
 
-function writeAssistant(message: AssistantMessage, time: (t: number) => string, toolNames: Map<string, string>): string[] {
-  const out = [`## ${message.agent} · ${time(message.createdAt)}`];
+function writeAssistant(message: AssistantMessage, toolNames: Map<string, string>): string[] {
+  const out: string[] = [];
   for (const notice of message.notices ?? []) {
     const severity = notice.severity === 'error' || notice.severity === 'warning' ? notice.severity : 'info';
     out.push(quote(`**${severity[0]!.toUpperCase()}${severity.slice(1)}:** ${notice.title}${notice.description ? `\n${notice.description}` : ''}`));

@@ -462,6 +462,8 @@ export const ChatCreateSchema = v.object({
 });
 export const ChatSwitchSchema = v.object({ type: v.literal('chat.switch'), id: RequestIdSchema, chatId: v.string() });
 export const ChatDeleteSchema = v.object({ type: v.literal('chat.delete'), id: RequestIdSchema, chatId: v.string() });
+/** Additive (v1 extension): a chat's messages, for a client that shows or exports a chat it is not in. */
+export const ChatReadSchema = v.object({ type: v.literal('chat.read'), id: RequestIdSchema, chatId: v.string() });
 export const ChatRenameSchema = v.object({
   type: v.literal('chat.rename'),
   id: RequestIdSchema,
@@ -538,6 +540,7 @@ export const REQUEST_SCHEMAS = {
   'chat.switch': ChatSwitchSchema,
   'chat.delete': ChatDeleteSchema,
   'chat.rename': ChatRenameSchema,
+  'chat.read': ChatReadSchema,
   'message.send': MessageSendSchema,
   'tool.approve': ToolApproveSchema,
   'tool.result': ToolResultRequestSchema,
@@ -557,6 +560,7 @@ export interface ResultValues {
   'chat.switch': undefined;
   'chat.delete': undefined;
   'chat.rename': undefined;
+  'chat.read': { messages: Message[] };
   'message.send': { messageId: string };
   'tool.approve': undefined;
   'tool.result': undefined;

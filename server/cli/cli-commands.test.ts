@@ -355,6 +355,36 @@ describe('with a server running', () => {
     expect(isProcessAlive(server.pid)).toBe(true);
   }, 30_000);
 
+  it('sessions --export prints a chat as Markdown, or its messages as JSON, and leaves the open chat open', async () => {
+    const dir = await h.tmpDir();
+    const server = await spawnServer(dir, { env: { AGENTBAR_DEMO_PACE_MS: '0' } });
+    await agentbar(['chat', '-a', 'demo/guide', '-m', 'docs', '--session', 'work', '--data-dir', dir]);
+    await agentbar(['chat', '-a', 'demo/guide', '-m', 'help', '--session', 'other', '--data-dir', dir]);
+    const watcher = await TestClient.connect(server);
+    const open = watcher.state!.activeChatId;
+    const rev = watcher.rev;
+
+    const exported = await agentbar(['sessions', '--export', 'work', '--data-dir', dir]);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toMatch(/^# work\n\n## You · \d{4}-\d\d-\d\d \d\d:\d\d\n\ndocs\n\n## demo\/guide · /);
+    expect(exported.stdout).toMatch(/\*\*Tool call\*\* `search_docs` \(done\)\n\n```json\n/);
+    expect(exported.stdout).toMatch(/\*\*Tool result\*\* of `search_docs`\n\n```/);
+    const json = await agentbar(['sessions', '--export', 'work', '--json', '--data-dir', dir]);
+    expect((JSON.parse(json.stdout) as { role: string }[]).map((m) => m.role)).toEqual(['user', 'assistant']);
+    // Read, not switched to: the server's open chat and state are as they were.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(watcher.state!.activeChatId).toBe(open);
+    expect(watcher.rev).toBe(rev);
+    await watcher.close();
+
+    const missing = await agentbar(['sessions', '--export', 'nope', '--data-dir', dir]);
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toContain('No session named "nope"');
+    const both = await agentbar(['sessions', '--export', 'work', '--delete', 'work', '--data-dir', dir]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--delete and --export do not go together');
+  }, 60_000);
+
   it('says that --model and --acp do not change the running server, and talks to it as it is', async () => {
     const dir = await h.tmpDir();
     await spawnServer(dir, { env: { AGENTBAR_DEMO_PACE_MS: '0' } });

@@ -1,19 +1,28 @@
 /**
- * `agentbar sessions [--delete NAME] [--json]`: the chats, or deleting one (its agent may refuse).
+ * `agentbar sessions [--delete NAME | --export NAME] [--json]`: the chats, deleting one (its agent
+ * may refuse), or one written out as Markdown.
  */
+import { formatChatMarkdown } from '../../shared/chat-markdown.ts';
 import { formatCost, formatLocalDateTime, sumChatCosts } from '../../shared/format.ts';
-import type { State } from '../../shared/schemas.ts';
+import type { ChatInfo, Message, State } from '../../shared/schemas.ts';
+import type { SyncClient } from '../../shared/sync-client.ts';
+import { UsageError } from '../cli-args.ts';
+import { stripTerminalControls } from '../terminal/terminal-text.ts';
 import { attachOrEmbed } from './attach.ts';
 import { CliError, findSession, reasonOf } from './chat-turn.ts';
 import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
 
-export const SESSIONS_USAGE = `Usage: agentbar sessions [--delete <name>] [--json] [--data-dir <dir>]
+export const SESSIONS_USAGE = `Usage: agentbar sessions [--delete <name> | --export <name>] [--json] [--data-dir <dir>]
 
 Lists the chats ("sessions"), latest first: name, the agents that answered in it, message count,
 what it has cost where an agent said (a model agent given --price, an ACP agent that reports it),
 last update (local time), id.
   --delete <name>       Delete the chat with this title or id (its agent may refuse: the reason is printed)
-  --json                Print the list as JSON (updatedAt in ISO 8601, UTC)
+  --export <name>       Print the chat with this title or id as Markdown (> chat.md to keep it): who
+                        wrote each message and when, tool calls and their results (cut at 4,000
+                        characters), attachments by name; the toolbar's "Copy chat" gives the same text
+  --json                Print the list as JSON (updatedAt in ISO 8601, UTC); with --export, the
+                        chat's messages as the protocol has them
 ${COMMON_HELP}`;
 
 interface SessionRow {
@@ -37,12 +46,21 @@ function listSessions(s: State): SessionRow[] {
     });
 }
 
+async function readMessages(client: SyncClient, chat: ChatInfo): Promise<Message[]> {
+  try {
+    return (await client.request('chat.read', { chatId: chat.id })).messages;
+  } catch (error) {
+    throw new CliError(`Could not read "${chat.title}": ${reasonOf(error)}`);
+  }
+}
+
 export async function runSessions(argv: string[]): Promise<number> {
-  const { values, common } = parseCommandArgs(argv, { delete: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, common } = parseCommandArgs(argv, { delete: { type: 'string' }, export: { type: 'string' }, json: { type: 'boolean' } });
   if (common.help) {
     console.log(SESSIONS_USAGE);
     return 0;
   }
+  if (values.delete !== undefined && values.export !== undefined) throw new UsageError('--delete and --export do not go together: one chat at a time');
   const session = await attachOrEmbed({ dataDir: common.dataDir, flags: common, name: 'agentbar sessions' });
   try {
     const { client } = session;
@@ -55,6 +73,18 @@ export async function runSessions(argv: string[]): Promise<number> {
         throw new CliError(`Could not delete "${chat.title}": ${reasonOf(error)}`);
       }
       console.log(`Deleted "${chat.title}" (${chat.id})`);
+      return 0;
+    }
+    if (typeof values.export === 'string') {
+      const chat = findSession(client.getSnapshot().state!, values.export);
+      if (!chat) throw new CliError(`No session named "${values.export}"`);
+      const messages = await readMessages(client, chat);
+      if (values.json) console.log(JSON.stringify(messages, null, 2));
+      else {
+        const markdown = formatChatMarkdown({ title: chat.title, messages });
+        // On a terminal, an agent's escape sequences must not move the cursor; in a file they are the text.
+        process.stdout.write(process.stdout.isTTY === true ? stripTerminalControls(markdown) : markdown);
+      }
       return 0;
     }
     const rows = listSessions(client.getSnapshot().state!);
