@@ -63,7 +63,7 @@ test('works from the keyboard with visible focus', async ({ toolbar, page }, tes
     if (focused!.label === 'Message') break;
   }
   // The log is a stop of its own, then each control in it (message copy buttons, tables that scroll).
-  expect(visited.slice(0, 4)).toEqual(['first line second line', 'Rename chat', 'Delete chat', 'Messages']);
+  expect(visited.slice(0, 5)).toEqual(['first line second line', 'Rename chat', 'Copy chat as Markdown', 'Delete chat', 'Messages']);
   expect(visited.at(-1)).toBe('Message');
   expect(visited.filter((v) => v === 'Copy message')).toHaveLength(2);
   await snap(page, testInfo, 'keyboard-composer');

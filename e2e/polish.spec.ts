@@ -408,6 +408,43 @@ test('copies a whole message, shows its time on hover, and folds a very long one
   expect(await mine.locator('.ab-collapsible').evaluate((el) => el.clientHeight)).toBeGreaterThan(640);
 });
 
+test('copies where the page has no Clipboard API, as on plain http from another address', async ({ toolbar, page, context }) => {
+  // A page from http://192.168.1.20:5173 (vite --host, a phone on the LAN) is not a secure
+  // context: it has no navigator.clipboard. The copy buttons then copy the older way.
+  await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined, configurable: true }));
+  await toolbar.start();
+  expect(await page.evaluate(() => typeof navigator.clipboard)).toBe('undefined');
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await toolbar.newChat();
+  const reply = await toolbar.ask('markdown');
+  // A second tab of the same page, with the Clipboard API, reads what was copied.
+  const reader = await context.newPage();
+  await reader.goto(page.url());
+  const readClipboard = async () => {
+    await reader.bringToFront();
+    const text = await reader.evaluate(() => navigator.clipboard.readText());
+    await page.bringToFront();
+    return text;
+  };
+
+  await reply.hover();
+  const copyMessage = reply.getByRole('button', { name: 'Copy message' });
+  await copyMessage.click();
+  await expect(reply.getByRole('button', { name: 'Copied' })).toBeVisible();
+  // Focus stays on the button, not on the text box the copy went through.
+  await expect(reply.getByRole('button', { name: 'Copied' })).toBeFocused();
+  expect(await readClipboard()).toContain('Here is a small **TypeScript** helper');
+
+  await reply.getByRole('button', { name: 'Copy code' }).click();
+  await expect(reply.getByRole('button', { name: 'Copy code' })).toContainText('Copied');
+  expect(await readClipboard()).toMatch(/^export function debounce/);
+
+  await toolbar.chats.getByRole('button', { name: 'Copy chat as Markdown' }).click();
+  expect(await readClipboard()).toMatch(/^# markdown\n\n## You · /);
+  // Nothing of the copying is left in the toolbar.
+  expect(await page.evaluate(() => document.querySelector('agentbar-toolbar')!.shadowRoot!.querySelectorAll('textarea[aria-hidden]').length)).toBe(0);
+});
+
 test('retries a failed reply, regenerates the last one, and puts a message back in the box to edit', async ({ toolbar }) => {
   await toolbar.start();
   await toolbar.newChat();

@@ -90,10 +90,6 @@ export function ChatTabs() {
               </button>
               {active ? (
                 <span class="ab-tab-tools">
-                  {chat.messageCount > 0 ? (
-                    // Read when clicked: a long chat's Markdown is not made on every render.
-                    <CopyButton label="Copy chat as Markdown" text={() => formatChatMarkdown({ title: chatTitle(chat), messages: selectMessages(store.getState()) })} />
-                  ) : null}
                   <button
                     ref={renameButton}
                     type="button"
@@ -105,6 +101,10 @@ export function ChatTabs() {
                   >
                     <PencilIcon size={12} />
                   </button>
+                  {chat.messageCount > 0 ? (
+                    // Read when clicked: a long chat's Markdown is not made on every render.
+                    <CopyButton label="Copy chat as Markdown" text={() => formatChatMarkdown({ title: chatTitle(chat), messages: selectMessages(store.getState()) })} />
+                  ) : null}
                   <button
                     ref={deleteButton}
                     type="button"

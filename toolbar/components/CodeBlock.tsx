@@ -5,6 +5,7 @@ import { languageOf } from '../markdown/grammar-names.ts';
 import { groupLines, splitPlainLines, type LineRun, type PlainLines } from '../markdown/code-lines.ts';
 import { highlightGrowing, type HighlightPiece, type HighlightRun } from '../markdown/highlight.ts';
 import { CheckIcon, CopyIcon } from './icons.tsx';
+import { useCopy } from './use-copy.ts';
 
 /**
  * Whether the language's grammar is there, asking for it the first time: the block shows plain
@@ -68,28 +69,10 @@ function renderRun(run: LineRun, key: number): VNode {
 
 /** A fenced code block with its language, highlighted when the language is known; copy and wrap buttons. */
 export function CodeBlock({ lang, text }: { lang: string; text: string }) {
-  const [copied, setCopied] = useState<'idle' | 'done' | 'failed'>('idle');
+  const [copied, copy] = useCopy();
   const [wrap, setWrap] = useState(false);
   const ready = useGrammarReady(lang);
   const runs = useCodeRuns(text, lang, ready);
-
-  useEffect(() => {
-    if (copied === 'idle') return;
-    const timer = setTimeout(() => setCopied('idle'), 1500);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  const copy = () => {
-    const clipboard = globalThis.navigator?.clipboard;
-    if (!clipboard) {
-      setCopied('failed');
-      return;
-    }
-    clipboard.writeText(text).then(
-      () => setCopied('done'),
-      () => setCopied('failed'),
-    );
-  };
 
   return (
     <div class="ab-code">
@@ -99,7 +82,7 @@ export function CodeBlock({ lang, text }: { lang: string; text: string }) {
         <button type="button" class="ab-icon-btn" aria-pressed={wrap} title={wrap ? 'Do not wrap long lines' : 'Wrap long lines'} onClick={() => setWrap(!wrap)}>
           <span>Wrap</span>
         </button>
-        <button type="button" class="ab-icon-btn" aria-label="Copy code" onClick={copy}>
+        <button type="button" class="ab-icon-btn" aria-label="Copy code" onClick={(e) => copy(text, e.currentTarget)}>
           {copied === 'done' ? <CheckIcon size={12} /> : <CopyIcon size={12} />}
           <span aria-live="polite">{copied === 'done' ? 'Copied' : copied === 'failed' ? 'Copy failed' : 'Copy'}</span>
         </button>

@@ -1,11 +1,12 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { AssistantMessage, UserMessage } from '../../shared/schemas.ts';
 import { useServices, useToolbar } from '../context.ts';
 import { selectMessages, selectRunInActiveChat } from '../selectors.ts';
 import { focusComposer } from './Composer.tsx';
 import { CheckIcon, CopyIcon, PencilIcon } from './icons.tsx';
 import { formatDay, formatFullDate, formatTime } from '../formatters.ts';
+import { useCopy } from './use-copy.ts';
 
 /** Longer than this, or with more lines, a message of the user's is folded behind "Show more". */
 export const FOLD_ABOVE_CHARS = 2_000;
@@ -32,26 +33,14 @@ export function CopyMessage({ text }: { text: string }) {
  * shows a check, or "Copy failed", for a moment.
  */
 export function CopyButton({ label, text, class: className }: { label: string; text: () => string; class?: string }) {
-  const [state, setState] = useState<'idle' | 'done' | 'failed'>('idle');
-  useEffect(() => {
-    if (state === 'idle') return;
-    const timer = setTimeout(() => setState('idle'), 1500);
-    return () => clearTimeout(timer);
-  }, [state]);
+  const [state, copy] = useCopy();
   return (
     <button
       type="button"
       class={className ? `ab-icon-btn ${className}` : 'ab-icon-btn'}
       aria-label={state === 'done' ? 'Copied' : state === 'failed' ? 'Copy failed' : label}
       title={label}
-      onClick={() => {
-        const clipboard = globalThis.navigator?.clipboard;
-        if (!clipboard) return setState('failed');
-        clipboard.writeText(text()).then(
-          () => setState('done'),
-          () => setState('failed'),
-        );
-      }}
+      onClick={(e) => copy(text(), e.currentTarget)}
     >
       {state === 'done' ? <CheckIcon size={12} /> : <CopyIcon size={12} />}
     </button>
