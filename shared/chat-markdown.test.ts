@@ -147,3 +147,60 @@ describe('formatChatMarkdown on a reply stopped inside a code block', () => {
     expect(formatChatMarkdown({ title: 't', messages }, { formatTime: time })).toBe(`# t\n\n## demo/guide · 07:50\n\n${text}\n`);
   });
 });
+
+describe('formatChatMarkdown on what a coding agent shows with its tool calls', () => {
+  it('writes a file change as a diff, a new file as all added, and the output as it was shown', () => {
+    const messages: Message[] = [
+      {
+        id: 'a1',
+        role: 'assistant',
+        agent: 'acp/claude',
+        content: [
+          {
+            type: 'tool-call',
+            toolCallId: 'e1',
+            toolName: 'edit',
+            input: {},
+            runtime: 'backend',
+            requiresApproval: false,
+            state: 'done',
+            title: 'Edit src/a.ts',
+            display: [
+              { type: 'diff', path: 'src/a.ts', oldText: 'one\ntwo\nthree', newText: 'one\n2\nthree' },
+              { type: 'diff', path: 'NOTES.md', oldText: null, newText: '# Notes' },
+            ],
+          },
+          {
+            type: 'tool-call',
+            toolCallId: 'x1',
+            toolName: 'execute',
+            input: {},
+            runtime: 'backend',
+            requiresApproval: false,
+            state: 'failed',
+            title: 'npm test',
+            display: [
+              { type: 'text', text: '```\n1 failed', markdown: true },
+              { type: 'text', text: 'exit code 1' },
+            ],
+          },
+        ],
+        status: 'done',
+        createdAt: at(60),
+      },
+    ];
+    expect(formatChatMarkdown({ title: 'edits', messages }, { formatTime: time })).toBe(
+      [
+        '# edits',
+        '## acp/claude · 08:00',
+        '**Tool call** `edit` Edit src/a.ts (done)',
+        '`src/a.ts`:\n\n```diff\n@@ line 2\n-two\n+2\n```',
+        'New file `NOTES.md`:\n\n```diff\n+# Notes\n```',
+        '**Tool call** `execute` npm test (failed)',
+        // Markdown the agent wrote, its open fence closed; plain output in a block of its own.
+        '```\n1 failed\n```',
+        '```\nexit code 1\n```',
+      ].join('\n\n') + '\n',
+    );
+  });
+});

@@ -4,10 +4,11 @@
  */
 import { dataUrlBytes, splitDataUrl } from './data-url.ts';
 import { describeApproval, formatBytes, formatLocalDateTime, formatThinkingTime } from './format.ts';
-import type { AssistantMessage, Message, ToolCallPart, ToolResultPart, UserMessage } from './schemas.ts';
+import { findLineChange } from './line-change.ts';
+import type { AssistantMessage, Message, ToolCallPart, ToolDisplay, ToolResultPart, UserMessage } from './schemas.ts';
 import { truncateText } from './truncate.ts';
 
-/** A tool call's input or output longer than this is cut: the chat is for reading, not replaying. */
+/** A tool call's input, output or shown text longer than this is cut: the chat is for reading, not replaying. */
 export const MAX_TOOL_TEXT = 4_000;
 
 export interface ChatMarkdownOptions {
@@ -109,7 +110,19 @@ function writeCall(call: ToolCallPart): string {
   const title = call.title ? ` ${oneLine(call.title)}` : '';
   const files = call.locations?.length ? `, on ${call.locations.map((l) => `\`${codeSpanText(l.path)}\``).join(', ')}` : '';
   const head = `**Tool call** \`${codeSpanText(call.toolName)}\`${title} (${CALL_STATES[call.state]}${files})`;
-  return Object.keys(call.input).length ? `${head}\n\n${fence(JSON.stringify(call.input, null, 2), 'json')}` : head;
+  const blocks = [head];
+  if (Object.keys(call.input).length) blocks.push(fence(JSON.stringify(call.input, null, 2), 'json'));
+  // What an agent that runs its own tools showed with the call: a command's output, a file's change.
+  for (const item of call.display ?? []) blocks.push(writeDisplay(item));
+  return blocks.join('\n\n');
+}
+
+function writeDisplay(item: ToolDisplay): string {
+  if (item.type === 'text') return item.markdown ? closeOpenFence(cut(item.text)) : fence(item.text, '');
+  const { head, removed, added } = findLineChange(item.oldText, item.newText);
+  const lines = [...(head > 0 ? [`@@ line ${head + 1}`] : []), ...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`)];
+  const path = `\`${codeSpanText(item.path)}\``;
+  return `${item.oldText == null ? `New file ${path}` : path}:\n\n${fence(lines.join('\n'), 'diff')}`;
 }
 
 function writeResult(part: ToolResultPart): string {
@@ -121,10 +134,15 @@ function writeResult(part: ToolResultPart): string {
 
 /** A code block that holds `text` whole: its fence is longer than any run of backticks inside. */
 function fence(text: string, lang: string): string {
-  const cut = text.length > MAX_TOOL_TEXT ? `${truncateText(text, MAX_TOOL_TEXT, '')}\n… (${(text.length - MAX_TOOL_TEXT).toLocaleString('en')} more characters)` : text;
-  const longest = Math.max(2, ...[...cut.matchAll(/`+/g)].map((m) => m[0].length));
+  const body = cut(text);
+  const longest = Math.max(2, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
   const marks = '`'.repeat(longest + 1);
-  return `${marks}${lang}\n${cut}\n${marks}`;
+  return `${marks}${lang}\n${body}\n${marks}`;
+}
+
+/** A tool's text cut at MAX_TOOL_TEXT, saying how much was left out. */
+function cut(text: string): string {
+  return text.length > MAX_TOOL_TEXT ? `${truncateText(text, MAX_TOOL_TEXT, '')}\n… (${(text.length - MAX_TOOL_TEXT).toLocaleString('en')} more characters)` : text;
 }
 
 /**

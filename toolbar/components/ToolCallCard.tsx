@@ -1,6 +1,7 @@
 import { memo } from './memo.ts';
 import { useRef, useState } from 'preact/hooks';
 import { isAllowingOption, orderApprovalOptions } from '../../shared/approval-options.ts';
+import { findLineChange } from '../../shared/line-change.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { ToolCallPart, ToolDisplay, ToolResultPart } from '../../shared/schemas.ts';
 import { useServices } from '../context.ts';
@@ -110,17 +111,9 @@ function Approval({ chatId, part, onAnswered }: { chatId: string; part: ToolCall
   );
 }
 
-/** A file change as removed and added lines: enough to see what an edit does, without a diff library. */
+/** A file change as removed and added lines (shared/line-change.ts). */
 function DiffView({ item }: { item: Extract<ToolDisplay, { type: 'diff' }> }) {
-  const oldLines = item.oldText ? item.oldText.split('\n') : [];
-  const newLines = item.newText.split('\n');
-  // Lines both sides share at the start and the end stay as context; the middle is the change.
-  let head = 0;
-  while (head < oldLines.length && head < newLines.length && oldLines[head] === newLines[head]) head++;
-  let tail = 0;
-  while (tail < oldLines.length - head && tail < newLines.length - head && oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]) tail++;
-  const removed = oldLines.slice(head, oldLines.length - tail);
-  const added = newLines.slice(head, newLines.length - tail);
+  const { head, removed, added } = findLineChange(item.oldText, item.newText);
   return (
     <div class="ab-diff" role="group" aria-label={`Changes to ${item.path}`}>
       <div class="ab-diff-path">{item.oldText == null ? `New file ${item.path}` : item.path}</div>
