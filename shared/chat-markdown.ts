@@ -17,9 +17,10 @@ export interface ChatMarkdownOptions {
 }
 
 /**
- * Writes a chat as Markdown: a heading per message (who and when), the text as written, reasoning
- * as a quote, tool calls with their input and output in code blocks (each cut at 4,000
- * characters), picked elements and attachments named (their bytes are not copied).
+ * Writes a chat as Markdown: a heading per turn (who and when), the text as written, reasoning as
+ * a quote, tool calls with their input and output in code blocks (each cut at 4,000 characters)
+ * and a coding agent's file changes as diffs, picked elements and attachments named (their bytes
+ * are not copied).
  *
  * @example formatChatMarkdown({ title: 'Fix the filter', messages }) // '# Fix the filter\n\n## You · 2026-11-30 07:22\n\n…'
  */
@@ -35,7 +36,7 @@ export function formatChatMarkdown(chat: { title: string; messages: readonly Mes
       if (written.heading) speaker = null;
       blocks.push(...written.blocks);
     } else if (message.role === 'assistant') {
-      if (speaker !== message.agent) blocks.push(`## ${message.agent} · ${time(message.createdAt)}`);
+      if (speaker !== message.agent) blocks.push(`## ${oneLine(message.agent)} · ${time(message.createdAt)}`);
       speaker = message.agent;
       blocks.push(...writeAssistant(message, toolNames));
     } else for (const part of message.content) blocks.push(writeResult(part));
@@ -46,7 +47,7 @@ export function formatChatMarkdown(chat: { title: string; messages: readonly Mes
 function writeUser(message: UserMessage, time: (t: number) => string, toolNames: Map<string, string>): { heading: boolean; blocks: string[] } {
   const approvals = message.content.flatMap((p) => (p.type === 'tool-approval-response' ? [p] : []));
   // A message that only answers approvals is a note on the calls above it, not a turn.
-  const notes = approvals.map((p) => `_You ${describeApproval(p)}${toolNames.has(p.toolCallId) ? ` (\`${toolNames.get(p.toolCallId)}\`)` : ''}._`);
+  const notes = approvals.map((p) => `_You ${describeApproval(p)}${toolNames.has(p.toolCallId) ? ` (\`${codeSpanText(toolNames.get(p.toolCallId)!)}\`)` : ''}._`);
   if (approvals.length === message.content.length) return { heading: false, blocks: notes };
   const out = [`## You · ${time(message.createdAt)}`];
   const { browser, selectedElements } = message.metadata;
