@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -52,6 +52,25 @@ describe('terminal chat', () => {
     await expect.poll(t.output).toContain('demo/guide: Here is a small **TypeScript** helper');
     expect(t.output().split('export function debounce').length).toBe(2);
     expect(t.output()).toContain('you: markdown');
+  });
+
+  it('/export writes the open chat as Markdown to <title>.md, never over a file already there', async () => {
+    const t = await openTerminal();
+    const dir = await h.tmpDir();
+    await t.chat.handleLine(`/export ${dir}`);
+    expect(t.output()).toContain('No chat is open');
+    await t.chat.handleLine('/new Fix a/b');
+    await t.chat.handleLine('markdown');
+    await t.idle();
+    await t.chat.handleLine(`/export ${dir}`);
+    const first = path.join(dir, 'Fix a-b.md');
+    await expect.poll(t.output).toContain(`Wrote "Fix a/b" as Markdown to ${first}`);
+    const markdown = await readFile(first, 'utf8');
+    expect(markdown).toMatch(/^# Fix a\/b\n\n## You · \d{4}-\d\d-\d\d \d\d:\d\d\n\nmarkdown\n\n## demo\/guide · /);
+    expect(markdown).toContain('```ts\nexport function debounce');
+    await t.chat.handleLine(`/export ${dir}`);
+    await expect.poll(t.output).toContain(`to ${path.join(dir, 'Fix a-b-1.md')}`);
+    expect(await readFile(first, 'utf8')).toBe(markdown);
   });
 
   it('asks for approval and approves a tool call with /approve', async () => {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { SyncClient } from '../../shared/sync-client.ts';
 import { findCurrentMode } from '../../shared/agent-mode.ts';
 import { defaultAgent } from '../../shared/default-agent.ts';
+import { formatChatMarkdown } from '../../shared/chat-markdown.ts';
 import { describeUsage } from '../../shared/format.ts';
 import type { AgentCommand, FilePart, ToolCallPart } from '../../shared/schemas.ts';
 import type { ApprovalReply } from '../cli/chat-turn.ts';
@@ -35,6 +36,8 @@ export const TERMINAL_HELP = `Commands:
   /stop                stop the agent
   /save [dir]          save the files of the latest reply that has any (to --save-files's folder
                        or the current one by default)
+  /export [dir]        write this chat as Markdown to <title>.md there (the same folder as /save
+                       by default; never over a file: <title>-1.md next)
   /attach [file]       send a file with your next message (repeatable); alone, list them
   /detach              drop the files attached for the next message
   /quit                leave (the agent keeps your chats)
@@ -42,7 +45,7 @@ Anything else is sent as a message, and so are the agent's own commands (listed 
 announced any); //text sends /text as it is.`;
 
 /** Every slash command `run` takes, for the one meant by a typo. */
-const SLASH_COMMANDS = ['/help', '/quit', '/exit', '/chats', '/new', '/switch', '/rename', '/delete', '/agents', '/agent', '/mode', '/set', '/usage', '/approve', '/reject', '/stop', '/save', '/attach', '/detach'];
+const SLASH_COMMANDS = ['/help', '/quit', '/exit', '/chats', '/new', '/switch', '/rename', '/delete', '/agents', '/agent', '/mode', '/set', '/usage', '/approve', '/reject', '/stop', '/save', '/export', '/attach', '/detach'];
 
 /**
  * The agent's commands for /help, one a line, like the list above them.
@@ -93,7 +96,7 @@ export function createTerminalChat(options: {
   agent?: string;
   /** False: print only what commands answer, not the live transcript (its owner prints replies). */
   transcript?: boolean;
-  /** Where `/save` writes without a folder of its own (default: the current folder). */
+  /** Where `/save` and `/export` write without a folder of their own (default: the current folder). */
   saveDir?: string;
 }) {
   const printer = createTranscriptPrinter(options.write);
@@ -262,6 +265,24 @@ export function createTerminalChat(options: {
           } catch (error) {
             write(`! Could not save ${describeReplyFile(part)}: ${describeError(error)}\n`);
           }
+        }
+        return;
+      }
+      case '/export': {
+        const state = client.getSnapshot().state;
+        const chat = state?.activeChatId ? state.chats[state.activeChatId] : undefined;
+        if (!chat || state?.active?.chatId !== chat.id) {
+          write('No chat is open: /chats lists them, /switch <n> opens one.\n');
+          return;
+        }
+        const markdown = formatChatMarkdown({ title: chat.title, messages: state.active.messages });
+        // A title's slashes would be taken for folders; the rest is made safe where files are saved.
+        const file: FilePart = { type: 'file', filename: `${chat.title.replace(/[\\/]/g, '-')}.md`, mimeType: 'text/markdown', data: `data:text/markdown;base64,${Buffer.from(markdown).toString('base64')}` };
+        const dir = arg ? resolveTypedPath(typedPath) : path.resolve(options.saveDir ?? '.');
+        try {
+          write(`Wrote "${chat.title}" as Markdown to ${await saveReplyFile(dir, file)}\n`);
+        } catch (error) {
+          write(`! Could not write "${chat.title}": ${describeError(error)}\n`);
         }
         return;
       }
