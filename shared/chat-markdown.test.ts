@@ -204,3 +204,24 @@ describe('formatChatMarkdown on what a coding agent shows with its tool calls', 
     );
   });
 });
+
+describe('formatChatMarkdown on results with nothing in them', () => {
+  it('leaves out a result that answered nothing, and keeps an empty error', () => {
+    const messages: Message[] = [
+      {
+        id: 'a1',
+        role: 'assistant',
+        agent: 'acp/claude',
+        content: [
+          { type: 'tool-result', toolCallId: 'n1', toolName: 'switch_mode', output: null },
+          { type: 'tool-result', toolCallId: 'n2', toolName: 'touch', output: '' },
+          { type: 'tool-result', toolCallId: 'n3', toolName: 'rm', output: null, isError: true },
+          { type: 'text', text: 'Done.' },
+        ],
+        status: 'done',
+        createdAt: at(70),
+      },
+    ];
+    expect(formatChatMarkdown({ title: 't', messages }, { formatTime: time })).toBe('# t\n\n## acp/claude · 08:10\n\n**Tool error** of `rm`\n\n```json\nnull\n```\n\nDone.\n');
+  });
+});

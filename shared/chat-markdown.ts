@@ -127,6 +127,8 @@ function writeDisplay(item: ToolDisplay): string {
 }
 
 function writeResult(part: ToolResultPart): string {
+  // A call that answered nothing (an agent that ran a tool and reports no output) says no more than its call.
+  if ((part.output === null || part.output === undefined || part.output === '') && !part.isError) return '';
   const label = part.isError ? '**Tool error**' : '**Tool result**';
   const name = part.title ? oneLine(part.title) : `\`${codeSpanText(part.toolName)}\``;
   const text = typeof part.output === 'string' ? part.output : (JSON.stringify(part.output, null, 2) ?? 'null');
