@@ -6,7 +6,7 @@ import { dataUrlBytes, splitDataUrl } from './data-url.ts';
 import { describeApproval, formatBytes, formatLocalDateTime, formatThinkingTime } from './format.ts';
 import { findLineChange } from './line-change.ts';
 import type { AssistantMessage, Message, ToolCallPart, ToolDisplay, ToolResultPart, UserMessage } from './schemas.ts';
-import { truncateText } from './truncate.ts';
+import { collapseWhitespace, truncateLine, truncateText } from './truncate.ts';
 
 /** A tool call's input, output or shown text longer than this is cut: the chat is for reading, not replaying. */
 export const MAX_TOOL_TEXT = 4_000;
@@ -27,7 +27,7 @@ export interface ChatMarkdownOptions {
 export function formatChatMarkdown(chat: { title: string; messages: readonly Message[] }, options: ChatMarkdownOptions = {}): string {
   const time = options.formatTime ?? formatLocalDateTime;
   const toolNames = new Map<string, string>();
-  const blocks: string[] = [`# ${oneLine(chat.title) || 'Chat'}`];
+  const blocks: string[] = [`# ${collapseWhitespace(chat.title) || 'Chat'}`];
   /** Who the last heading named: an agent's next step after a tool's result goes on under it. */
   let speaker: string | null = null;
   for (const message of chat.messages) {
@@ -36,7 +36,7 @@ export function formatChatMarkdown(chat: { title: string; messages: readonly Mes
       if (written.heading) speaker = null;
       blocks.push(...written.blocks);
     } else if (message.role === 'assistant') {
-      if (speaker !== message.agent) blocks.push(`## ${oneLine(message.agent)} · ${time(message.createdAt)}`);
+      if (speaker !== message.agent) blocks.push(`## ${collapseWhitespace(message.agent)} · ${time(message.createdAt)}`);
       speaker = message.agent;
       blocks.push(...writeAssistant(message, toolNames));
     } else for (const part of message.content) blocks.push(writeResult(part));
@@ -52,9 +52,9 @@ function writeUser(message: UserMessage, time: (t: number) => string, toolNames:
   const out = [`## You · ${time(message.createdAt)}`];
   const { browser, selectedElements } = message.metadata;
   if (browser || selectedElements.length) {
-    const page = browser ? `On ${browser.url}${browser.title ? ` (“${oneLine(browser.title)}”)` : ''}` : 'On the page';
+    const page = browser ? `On ${browser.url}${browser.title ? ` (“${collapseWhitespace(browser.title)}”)` : ''}` : 'On the page';
     const picked = selectedElements.map((e) => {
-      const text = truncateText(oneLine(e.textContent), 80);
+      const text = truncateLine(e.textContent, 80);
       return `- \`${codeSpanText(e.selector ?? e.tagName.toLowerCase())}\`${text ? ` “${text}”` : ''}`;
     });
     out.push(picked.length ? `${page}, with ${picked.length === 1 ? 'this element' : 'these elements'} picked:\n${picked.join('\n')}` : `${page}.`);
@@ -76,7 +76,7 @@ function writeAssistant(message: AssistantMessage, toolNames: Map<string, string
     out.push(quote(`**${severity[0]!.toUpperCase()}${severity.slice(1)}:** ${notice.title}${notice.description ? `\n${notice.description}` : ''}`));
   }
   if (message.plan?.length) {
-    const steps = message.plan.map((e) => `- [${e.status === 'completed' ? 'x' : ' '}] ${oneLine(e.content)}${e.status === 'in_progress' ? ' _(in progress)_' : ''}`);
+    const steps = message.plan.map((e) => `- [${e.status === 'completed' ? 'x' : ' '}] ${collapseWhitespace(e.content)}${e.status === 'in_progress' ? ' _(in progress)_' : ''}`);
     out.push(`**Plan**\n\n${steps.join('\n')}`);
   }
   for (const part of message.content) {
@@ -94,7 +94,7 @@ function writeAssistant(message: AssistantMessage, toolNames: Map<string, string
   if (message.status === 'streaming') out.push('_Still being written when copied._');
   else if (message.status === 'stopped') out.push('_Stopped before the answer was complete._');
   else if (message.status === 'interrupted') out.push('_Interrupted: the server stopped before this reply ended._');
-  else if (message.status === 'failed') out.push(`_Failed${message.error ? `: ${oneLine(message.error)}` : ''}._`);
+  else if (message.status === 'failed') out.push(`_Failed${message.error ? `: ${collapseWhitespace(message.error)}` : ''}._`);
   return out;
 }
 
@@ -108,7 +108,7 @@ const CALL_STATES: Record<ToolCallPart['state'], string> = {
 };
 
 function writeCall(call: ToolCallPart): string {
-  const title = call.title ? ` ${oneLine(call.title)}` : '';
+  const title = call.title ? ` ${collapseWhitespace(call.title)}` : '';
   const files = call.locations?.length ? `, on ${call.locations.map((l) => `\`${codeSpanText(l.path)}\``).join(', ')}` : '';
   const head = `**Tool call** \`${codeSpanText(call.toolName)}\`${title} (${CALL_STATES[call.state]}${files})`;
   const blocks = [head];
@@ -130,7 +130,7 @@ function writeResult(part: ToolResultPart): string {
   // A call that answered nothing (an agent that ran a tool and reports no output) says no more than its call.
   if ((part.output === null || part.output === undefined || part.output === '') && !part.isError) return '';
   const label = part.isError ? '**Tool error**' : '**Tool result**';
-  const name = part.title ? oneLine(part.title) : `\`${codeSpanText(part.toolName)}\``;
+  const name = part.title ? collapseWhitespace(part.title) : `\`${codeSpanText(part.toolName)}\``;
   const text = typeof part.output === 'string' ? part.output : (JSON.stringify(part.output, null, 2) ?? 'null');
   return `${label} of ${name}\n\n${fence(text, typeof part.output === 'string' ? '' : 'json')}`;
 }
@@ -174,11 +174,7 @@ function quote(text: string): string {
     .join('\n');
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 /** Text inside a single-backtick code span cannot hold a backtick. */
 function codeSpanText(text: string): string {
-  return oneLine(text).replace(/`/g, "'");
+  return collapseWhitespace(text).replace(/`/g, "'");
 }

@@ -76,8 +76,17 @@ export function resolveTypedPath(typed: string): string {
  * @throws the file system's error when the folder cannot be made or written to.
  */
 export async function saveReplyFile(dir: string, part: FilePart): Promise<string> {
-  const name = safeFileName(part.filename, part.mimeType);
-  const bytes = Buffer.from(splitDataUrl(part.data).data, 'base64');
+  return saveNewFile(dir, safeFileName(part.filename, part.mimeType), Buffer.from(splitDataUrl(part.data).data, 'base64'));
+}
+
+/**
+ * Writes `bytes` into `dir` (created if missing) under `name`, a name safeFileName made, and
+ * returns the path written. An existing file is never replaced: `-1`, `-2`, … go before the extension.
+ *
+ * @example const written = await saveNewFile('./out', 'notes.md', Buffer.from('# Notes')); // './out/notes.md'
+ * @throws the file system's error when the folder cannot be made or written to.
+ */
+export async function saveNewFile(dir: string, name: string, bytes: Uint8Array): Promise<string> {
   await mkdir(dir, { recursive: true });
   const dot = name.lastIndexOf('.');
   const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];

@@ -14,7 +14,7 @@ import { findClosest } from '../closest-word.ts';
 import { describeError } from '../describe-error.ts';
 import { readApproveCommand } from './approve-command.ts';
 import { checkAttachments, describeAttachment, readAttachment, type Attachment } from './read-attachment.ts';
-import { describeReplyFile, resolveTypedPath, saveReplyFile } from './save-reply-file.ts';
+import { describeReplyFile, resolveTypedPath, safeFileName, saveNewFile, saveReplyFile } from './save-reply-file.ts';
 import { runSettingCommand, setSetting } from './setting-command.ts';
 import { createTranscriptPrinter } from './transcript-printer.ts';
 
@@ -276,11 +276,11 @@ export function createTerminalChat(options: {
           return;
         }
         const markdown = formatChatMarkdown({ title: chat.title, messages: state.active.messages });
-        // A title's slashes would be taken for folders; the rest is made safe where files are saved.
-        const file: FilePart = { type: 'file', filename: `${chat.title.replace(/[\\/]/g, '-')}.md`, mimeType: 'text/markdown', data: `data:text/markdown;base64,${Buffer.from(markdown).toString('base64')}` };
+        // A title's slashes would be taken for folders (safeFileName keeps only the last part).
+        const name = safeFileName(`${chat.title.replace(/[\\/]/g, '-')}.md`, 'text/markdown');
         const dir = arg ? resolveTypedPath(typedPath) : path.resolve(options.saveDir ?? '.');
         try {
-          write(`Wrote "${chat.title}" as Markdown to ${await saveReplyFile(dir, file)}\n`);
+          write(`Wrote "${chat.title}" as Markdown to ${await saveNewFile(dir, name, Buffer.from(markdown))}\n`);
         } catch (error) {
           write(`! Could not write "${chat.title}": ${describeError(error)}\n`);
         }
