@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { describeIssues } from '../shared/errors.ts';
 import { LIMITS } from '../shared/limits.ts';
 import { makeId } from '../shared/ids.ts';
-import { AssistantPartSchema, PlanEntrySchema, type AssistantMessage, type AssistantPart, type Notice, type Op, type PlanEntry } from '../shared/schemas.ts';
+import { AssistantPartSchema, boundedArray, PlanEntrySchema, type AssistantMessage, type AssistantPart, type Notice, type Op, type PlanEntry } from '../shared/schemas.ts';
 import type { NoticeInput, TextSource } from './agent.ts';
 import type { ChatManager } from './chats.ts';
 import { clipLine } from './clip-line.ts';
@@ -129,7 +129,7 @@ export class ReplyWriter {
     } catch (error) {
       throw new Error(`The agent wrote a plan that is not JSON: ${describeError(error)}`);
     }
-    const parsed = v.safeParse(v.pipe(v.array(PlanEntrySchema), v.maxLength(LIMITS.maxPlanEntries)), copy);
+    const parsed = v.safeParse(boundedArray(PlanEntrySchema, LIMITS.maxPlanEntries), copy);
     if (!parsed.success) throw new Error(`The agent wrote an invalid plan: ${describeIssues(parsed.issues).message}`);
     this.ensureRoom(Buffer.byteLength(JSON.stringify(copy), 'utf8'));
     const target = this.messageIndex ?? this.openMessage();

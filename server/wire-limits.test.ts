@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../shared/limits.ts';
+import { userMessage } from '../test-support/test-client.ts';
 import { echoAgent, useHarness, waitForLog } from '../test-support/test-server.ts';
 
 const h = useHarness();
@@ -85,4 +86,21 @@ describe('deeply nested frames', () => {
     expect((await client.next('error')).code).toBe('invalid_message');
     expect((await client.waitClosed()).code).toBe(1008);
   });
+});
+
+describe('long arrays', () => {
+  it('refuses a frame of millions of picked elements with one too_large, and goes on serving', async () => {
+    const server = await h.start({ agents: [echoAgent()], memory: true });
+    const client = await h.connect(server);
+    const { chatId } = await client.ok('chat.create', { title: 'target' });
+    // 7.7 MiB, under the frame limit: 2.7 million elements, each one missing every field. Every
+    // element used to be checked (5 issues each) before the length: the server ran out of heap.
+    const elements = Array(2_700_000).fill('{}').join(',');
+    client.sendRaw(`{"type":"message.send","id":"long","chatId":"${chatId}","content":[{"type":"text","text":"hi"}],"metadata":{"source":"other","selectedElements":[${elements}]}}`);
+    const result = await client.next('result');
+    expect(result.error).toMatchObject({ code: 'too_large', path: 'metadata.selectedElements' });
+    expect(result.error.message).toContain(`Expected <=${LIMITS.maxSelectedElements}`);
+    expect(server.store.state.active?.messages).toEqual([]);
+    await client.ok('message.send', userMessage(chatId, 'after'));
+  }, 30_000);
 });

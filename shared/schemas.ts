@@ -12,6 +12,16 @@ const IdSchema = v.pipe(v.string(), v.regex(ID_PATTERN, 'Invalid id'));
 const TimeSchema = v.pipe(v.number(), v.finite());
 const JsonObjectSchema = v.record(v.string(), v.unknown());
 const boundedString = (max: number) => v.pipe(v.string(), v.maxLength(max));
+/**
+ * An array of at most `max` items, its length checked before any item: valibot checks every item
+ * of `v.pipe(v.array(item), v.maxLength(max))` first, so one frame holding millions of bad items
+ * (8 MiB of `{}`) made millions of issues and took the server's heap; this is one issue.
+ *
+ * @example boundedArray(SelectedElementSchema, 50)
+ */
+export function boundedArray<TItem extends v.GenericSchema>(item: TItem, max: number, min = 0, minMessage?: string) {
+  return v.pipe(v.array(v.unknown()), v.minLength(min, minMessage), v.maxLength(max), v.array(item));
+}
 const AgentIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxAgentIdLength));
 const ToolCallIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxToolCallIdLength));
 /** Base64 data URLs only: a message never points the browser at a remote resource. */
@@ -111,9 +121,7 @@ export const ApprovalOptionSchema = v.object({
 export type ApprovalOption = v.InferOutput<typeof ApprovalOptionSchema>;
 
 export const ApprovalOptionsSchema = v.pipe(
-  v.array(ApprovalOptionSchema),
-  v.minLength(1),
-  v.maxLength(L.maxApprovalOptions),
+  boundedArray(ApprovalOptionSchema, L.maxApprovalOptions, 1),
   v.check((options) => new Set(options.map((o) => o.id)).size === options.length, 'Each approval option needs an id of its own'),
 );
 
@@ -130,8 +138,8 @@ export const ToolCallPartSchema = v.object({
   title: v.optional(boundedString(L.maxTitleLength * 5)),
   /** read, edit, delete, move, search, execute, think, fetch, other… */
   kind: v.optional(boundedString(64)),
-  locations: v.optional(v.pipe(v.array(ToolLocationSchema), v.maxLength(L.maxToolLocations))),
-  display: v.optional(v.pipe(v.array(ToolDisplaySchema), v.maxLength(L.maxToolDisplayItems))),
+  locations: v.optional(boundedArray(ToolLocationSchema, L.maxToolLocations)),
+  display: v.optional(boundedArray(ToolDisplaySchema, L.maxToolDisplayItems)),
   /** The agent also offers "always" answers: `tool.approve` may carry `always: true`. */
   alwaysOffered: v.optional(v.boolean()),
   /** The agent's own words for its answers, shown on the buttons in place of Approve, Always allow, Reject. */
@@ -173,9 +181,11 @@ const RectSchema = v.object({
   height: v.number(),
 });
 
+// Counted before any entry is checked, for the reason boundedArray gives.
 const AttributesSchema = v.pipe(
-  v.record(boundedString(L.maxAttributeNameLength), boundedString(L.maxAttributeValueLength)),
+  v.record(v.string(), v.unknown()),
   v.check((attrs) => Object.keys(attrs).length <= L.maxAttributes, `At most ${L.maxAttributes} attributes`),
+  v.record(boundedString(L.maxAttributeNameLength), boundedString(L.maxAttributeValueLength)),
 );
 
 export const SelectedElementSchema = v.object({
@@ -214,7 +224,7 @@ export type ClientKind = v.InferOutput<typeof ClientKindSchema>;
 export const UserMetadataSchema = v.object({
   source: ClientKindSchema,
   browser: v.optional(BrowserMetadataSchema),
-  selectedElements: v.pipe(v.array(SelectedElementSchema), v.maxLength(L.maxSelectedElements)),
+  selectedElements: boundedArray(SelectedElementSchema, L.maxSelectedElements),
 });
 export type UserMetadata = v.InferOutput<typeof UserMetadataSchema>;
 
@@ -274,9 +284,9 @@ export const AssistantMessageSchema = v.object({
   error: v.optional(v.string()),
   createdAt: TimeSchema,
   /** Additive (v1 extension): the agent's current plan; each update replaces it whole. */
-  plan: v.optional(v.pipe(v.array(PlanEntrySchema), v.maxLength(L.maxPlanEntries))),
+  plan: v.optional(boundedArray(PlanEntrySchema, L.maxPlanEntries)),
   /** Additive (v1 extension): notices the agent gave while writing this message, in order. */
-  notices: v.optional(v.pipe(v.array(NoticeSchema), v.maxLength(L.maxNotices))),
+  notices: v.optional(boundedArray(NoticeSchema, L.maxNotices)),
 });
 export type AssistantMessage = v.InferOutput<typeof AssistantMessageSchema>;
 
@@ -445,7 +455,7 @@ export const HelloSchema = v.object({
   type: v.literal('hello'),
   protocol: v.number(),
   client: v.object({ kind: ClientKindSchema, name: v.optional(boundedString(200)) }),
-  tools: v.optional(v.pipe(v.array(ToolDefinitionSchema), v.maxLength(L.maxDeclaredTools))),
+  tools: v.optional(boundedArray(ToolDefinitionSchema, L.maxDeclaredTools)),
   resume: v.optional(v.object({ session: v.string(), rev: v.pipe(v.number(), v.integer()) })),
 });
 export type Hello = v.InferOutput<typeof HelloSchema>;
@@ -482,11 +492,7 @@ export const MessageSendSchema = v.object({
   type: v.literal('message.send'),
   id: RequestIdSchema,
   chatId: v.string(),
-  content: v.pipe(
-    v.array(UserContentPartSchema),
-    v.minLength(1, 'Content must not be empty'),
-    v.maxLength(L.maxParts),
-  ),
+  content: boundedArray(UserContentPartSchema, L.maxParts, 1, 'Content must not be empty'),
   metadata: UserMetadataSchema,
   agent: v.optional(AgentIdSchema),
   clientMessageId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxClientMessageIdLength))),
