@@ -71,6 +71,8 @@ export class ChatManager {
   private readonly pinned = new Map<string, number>();
   /** One live view per chat for persistence (see `sourceOf`). */
   private readonly sources = new Map<string, ChatSource>();
+  /** Chats whose files are being deleted: nothing new may start in them meanwhile. */
+  private readonly deleting = new Set<string>();
   /** How many chats there are at most (deletes are not counted down); null until first needed. */
   private chatCountAtMost: number | null = null;
 
@@ -344,13 +346,21 @@ export class ChatManager {
    * Deletes the chat: its files first, then what clients see, so a disk that refuses (read-only,
    * permissions) leaves the chat everywhere as it was and the request fails with `storage`.
    */
+  /** Whether the chat's delete has begun (its files going): a message sent to it now is refused. */
+  isDeleting(chatId: string): boolean {
+    return this.deleting.has(chatId);
+  }
+
   async delete(chatId: string): Promise<void> {
     this.require(chatId);
+    this.deleting.add(chatId);
     try {
       await this.repo.deleteChat(chatId);
     } catch (error) {
       if (error instanceof StorageError) throw new ProtocolError('storage', error.message, 'chatId');
       throw error;
+    } finally {
+      this.deleting.delete(chatId);
     }
     // Another delete of it may have finished while the files went.
     if (!this.store.state.chats[chatId]) return;

@@ -133,6 +133,8 @@ async function readChat(ctx: RequestContext, req: RequestOf<'chat.read'>): Promi
 
 async function sendMessage(ctx: RequestContext, req: RequestOf<'message.send'>, client: RequestClient): Promise<{ messageId: string }> {
   const info = ctx.chats.require(req.chatId);
+  // Its run was stopped when the delete began: one started now would outlive the chat.
+  if (ctx.chats.isDeleting(req.chatId)) throw new ProtocolError('not_found', `Chat is being deleted: ${req.chatId}`, 'chatId');
   if (req.clientMessageId !== undefined) {
     await ctx.chats.load(req.chatId);
     const existing = ctx.chats.findByClientId(req.chatId, req.clientMessageId);

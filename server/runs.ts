@@ -24,6 +24,8 @@ class ActiveRun implements CallingRun {
   readonly controller = new AbortController();
   finished = false;
   writer!: ReplyWriter;
+  /** The first text or reasoning write the server refused other than for a stop: the run ends failed with it. */
+  refusedWrite: { error: unknown } | null = null;
 
   constructor(
     readonly info: RunInfo,
@@ -104,12 +106,13 @@ export class RunManager {
     const messages = structuredClone(this.o.chats.messages(chatId)) as Message[];
     const own = messages[messages.length - 1];
     const ctx = this.createContext(run, messages, own?.id === message.id ? (own as UserMessage) : structuredClone(message));
-    void this.execute(run, ctx);
+    this.execute(run, ctx).catch((error) => this.o.log('error', `The run of ${agent.id} ended badly: ${describeError(error)}`));
   }
 
   private async execute(run: ActiveRun, ctx: RunContext): Promise<void> {
     try {
       await run.agent.run!(ctx);
+      if (run.refusedWrite) throw run.refusedWrite.error;
       if (!run.finished) this.finish(run, 'done');
     } catch (error) {
       if (run.finished) return;
@@ -139,25 +142,40 @@ export class RunManager {
     this.finish(run, 'interrupted');
   }
 
+  /** Ends the run; never throws, so that no client is left with a run that cannot end. */
   private finish(run: ActiveRun, status: AssistantMessage['status'], error?: string): void {
     if (run.finished) return;
     run.finished = true;
-    this.o.tools.interrupt(run, abortError());
-    const { writer } = run;
-    // A failure, or a stop before the agent wrote anything, still shows as a message of its own.
-    if (writer.messageIndex === null && (status === 'failed' || (status === 'stopped' && !writer.wroteAny))) writer.openMessage();
-    writer.endMessage(status, error);
-    this.active = null;
-    this.o.store.change([{ op: 'replace', path: statePath.run, value: null }]);
-    this.o.chats.unpin(run.info.chatId);
+    try {
+      this.o.tools.interrupt(run, abortError());
+      const { writer } = run;
+      // A failure, or a stop before the agent wrote anything, still shows as a message of its own.
+      if (writer.messageIndex === null && (status === 'failed' || (status === 'stopped' && !writer.wroteAny))) writer.openMessage();
+      writer.endMessage(status, error);
+    } catch (failure) {
+      this.o.log('error', `Could not end the reply of ${run.agent.id} as ${status}: ${describeError(failure)}`);
+    } finally {
+      if (this.active === run) this.active = null;
+      this.o.store.change([{ op: 'replace', path: statePath.run, value: null }]);
+      this.o.chats.unpin(run.info.chatId);
+    }
   }
 
   // ------------------------------------------------------------------ context
 
   private createContext(run: ActiveRun, messages: Message[], message: UserMessage): RunContext {
+    const stream = (type: 'text' | 'reasoning', source: Parameters<ReplyBuilder['text']>[0]): Promise<void> => {
+      const written = run.writer.streamText(type, source);
+      // `reply.text('…')` looks synchronous, and an agent may not await it: a Stop must not become
+      // an unhandled rejection (which ends the server), and a refused write must not go unseen.
+      written.catch((error) => {
+        if (!run.finished && !run.signal.aborted && run.refusedWrite === null) run.refusedWrite = { error };
+      });
+      return written;
+    };
     const reply: ReplyBuilder = {
-      text: (source) => run.writer.streamText('text', source),
-      reasoning: (source) => run.writer.streamText('reasoning', source),
+      text: (source) => stream('text', source),
+      reasoning: (source) => stream('reasoning', source),
       file: (file) => {
         run.assertLive();
         run.writer.addPart({ type: 'file', ...file });

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { StateSchema, type AssistantMessage, type ToolMessage } from '../shared/schemas.ts';
 import { defineAgent } from './agent.ts';
+import { MAX_REPLY_CHARS } from './runs.ts';
 import { userMessage } from '../test-support/test-client.ts';
 import { Gate, activeMessages, gatedAgent, lastMessage, settle, useHarness, waitUntil } from '../test-support/test-server.ts';
 
@@ -114,6 +115,56 @@ describe('agent output the protocol cannot carry', () => {
     await settle(server, client);
     expect(JSON.stringify(client.state)).not.toMatch(/awaiting-approval/);
     expect(await client.ok('chat.create', {})).toHaveProperty('chatId');
+  });
+});
+
+describe('an agent that does not await its writes', () => {
+  it('survives a Stop while the agent streams text it never awaits', async () => {
+    const gate = new Gate();
+    let wroteAfterStop = false;
+    const agent = defineAgent({
+      id: 'test/unawaited',
+      description: 'Writes text as if it were synchronous',
+      async run(ctx) {
+        void ctx.reply.text('before the stop');
+        await gate.wait();
+        // Refused: the run was stopped. Nobody handles it; it used to end the server.
+        void ctx.reply.text(' after the stop');
+        void ctx.reply.reasoning('and some reasoning');
+        wroteAfterStop = true;
+      },
+    });
+    const server = await h.start({ agents: [agent] });
+    const client = await h.connect(server);
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    await waitUntil(() => gate.entered === 1, 'the agent to wait');
+    expect(await client.ok('run.stop', { chatId })).toEqual({ stopped: true });
+    gate.open();
+    await waitUntil(() => wroteAfterStop, 'the writes after the stop');
+    await settle(server, client);
+    const reply = lastMessage(client.state) as AssistantMessage;
+    expect(reply).toMatchObject({ status: 'stopped', content: [{ type: 'text', text: 'before the stop' }] });
+    expect(await client.ok('chat.create', {})).toHaveProperty('chatId');
+  });
+
+  it('ends the run failed, saying why, when a write it never awaited was refused', async () => {
+    const agent = defineAgent({
+      id: 'test/unawaited-too-long',
+      description: 'Writes more than one reply may hold, without awaiting it',
+      async run(ctx) {
+        void ctx.reply.text('x'.repeat(MAX_REPLY_CHARS + 1));
+      },
+    });
+    const server = await h.start({ agents: [agent], memory: true });
+    const client = await h.connect(server);
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    await waitUntil(() => server.store.state.run === null, 'the end of the run');
+    await settle(server, client);
+    const reply = lastMessage(client.state) as AssistantMessage;
+    expect(reply.status).toBe('failed');
+    expect(reply.error).toMatch(/The reply is over 8,000,000 characters/);
   });
 });
 
