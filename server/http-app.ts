@@ -24,6 +24,12 @@ export interface HttpAppOptions {
   signIn: SignInLinks;
   /** The page tools' MCP endpoint (`/mcp`, `/mcp/chats/CHAT`); absent: not served. */
   mcp?: (request: Request, chatId: string | null) => Promise<Response>;
+  /**
+   * Called with the request's bindings (`c.env`; under @hono/node-server, the Node request and
+   * response) for a request that passed the token check and may take minutes to answer: the server
+   * lifts its sockets' idle timeout for it (socket-guard.ts `allowSlowAnswer`).
+   */
+  allowSlowAnswer?: (bindings: unknown) => void;
 }
 
 /** Headers for a page that holds the token: no framing, no caching, no referrer. */
@@ -152,8 +158,15 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   const mcp = options.mcp;
   if (mcp) {
     // MCP clients send the token as `Authorization: Bearer`; the Host and Origin checks above apply.
-    app.all('/mcp', requireToken, (c) => mcp(c.req.raw, null));
-    app.all('/mcp/chats/:chatId', requireToken, (c) => mcp(c.req.raw, c.req.param('chatId') ?? null));
+    // A tools/call waits for the toolbar (up to minutes): no idle timeout may cut it off.
+    app.all('/mcp', requireToken, (c) => {
+      options.allowSlowAnswer?.(c.env);
+      return mcp(c.req.raw, null);
+    });
+    app.all('/mcp/chats/:chatId', requireToken, (c) => {
+      options.allowSlowAnswer?.(c.env);
+      return mcp(c.req.raw, c.req.param('chatId') ?? null);
+    });
   }
 
   // Browsers ask for it on every page; an empty answer keeps their consoles clean.

@@ -303,6 +303,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     wsUrl: () => `ws://${connectHost(host)}:${port}/ws`,
     httpUrl: ownUrl,
     mcp,
+    allowSlowAnswer: (bindings) => guard.allowSlowAnswer(bindings),
   });
   const socketLimits: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, ...options.sockets };
   const http = createServer({ connectionsCheckingInterval: connectionsCheckingInterval(socketLimits) }, getRequestListener(app.fetch));

@@ -4,7 +4,7 @@
  * once it became a WebSocket that passed the token check; when the cap is reached, the oldest
  * untrusted socket makes room, and only when every socket is trusted is the newcomer refused.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 export interface SocketLimits {
@@ -33,6 +33,13 @@ export function connectionsCheckingInterval(limits: SocketLimits): number {
 export interface SocketGuard {
   /** Marks a socket that proved it holds the token (its WebSocket upgrade passed). */
   trust(socket: Socket): void;
+  /**
+   * Lifts the idle timeout of a request that proved it holds the token, until its response ends:
+   * an MCP tool call says nothing while the toolbar works, and 10 s of silence closed its socket.
+   * `bindings` is hono's `c.env` under @hono/node-server (`{ incoming, outgoing }`); anything else
+   * (a test's `app.request()`) is ignored.
+   */
+  allowSlowAnswer(bindings: unknown): void;
   readonly openSockets: number;
 }
 
@@ -77,6 +84,16 @@ export function guardSockets(http: Server, limits: SocketLimits, log: (message: 
     trust(socket) {
       if (!untrusted.delete(socket)) return;
       trusted.add(socket);
+    },
+    allowSlowAnswer(bindings) {
+      const { incoming, outgoing } = (bindings ?? {}) as { incoming?: IncomingMessage; outgoing?: ServerResponse };
+      const socket = incoming?.socket;
+      if (!socket || !outgoing) return;
+      socket.setTimeout(0);
+      // Kept alive for the next request, the socket is idle-limited again.
+      outgoing.once('close', () => {
+        if (!socket.destroyed) socket.setTimeout(limits.idleTimeoutMs);
+      });
     },
     get openSockets() {
       return untrusted.size + trusted.size;

@@ -72,6 +72,29 @@ describe('the page tools over MCP', () => {
     await mcp.close();
   });
 
+  it('waits for a toolbar slower than the idle timeout, and still closes an idle socket without the token', { timeout: 20_000 }, async () => {
+    const server = await h.start({ sockets: { idleTimeoutMs: 300 } });
+    const toolbar = await h.connect(server, { kind: 'toolbar', tools: [SELECTED] });
+    // The toolbar takes three idle timeouts to answer: the MCP request's socket was cut after one.
+    toolbar.ws.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as { type: string; chatId: string; toolCallId: string };
+      if (frame.type !== 'tool.run') return;
+      setTimeout(() => toolbar.request('tool.result', { chatId: frame.chatId, toolCallId: frame.toolCallId, output: { picked: 0 } }).catch(() => {}), 900);
+    });
+    const mcp = await mcpClient(server);
+    const result = await mcp.callTool({ name: 'get_selected_elements', arguments: {} });
+    expect(result).toMatchObject({ content: [{ type: 'text', text: '{"picked":0}' }], isError: false });
+    await mcp.close();
+    // A socket that never proved the token still gets the idle timeout.
+    const { connect } = await import('node:net');
+    const idle = connect(Number(new URL(server.httpUrl).port), '127.0.0.1');
+    await new Promise<void>((resolve) => {
+      idle.on('close', () => resolve());
+      idle.on('error', () => {});
+    });
+    expect(idle.destroyed).toBe(true);
+  });
+
   it('refuses a request without the token, or from another origin', async () => {
     const server = await h.start();
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
