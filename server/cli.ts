@@ -1,5 +1,5 @@
 /**
- * `agentbar serve`: the demo agents on one port, until SIGINT / SIGTERM, which flush the chats,
+ * `agentbar serve`: the demo agents on one port, until SIGINT / SIGTERM / SIGHUP, which flush the chats,
  * remove the connection file and exit 0.
  */
 import { parseServeArgs, UsageError, USAGE } from './cli-args.ts';
@@ -117,7 +117,8 @@ Press Ctrl+C to stop.`);
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`\nagentbar: ${signal}, saving chats…`);
+    // After SIGHUP the terminal is gone: writing to it could fail (EIO) before the chats are saved.
+    if (signal !== 'SIGHUP') console.log(`\nagentbar: ${signal}, saving chats…`);
     server.close().then(
       () => process.exit(0),
       (error) => {
@@ -128,4 +129,6 @@ Press Ctrl+C to stop.`);
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // Closing the terminal sends SIGHUP: without this, chats waiting to be written and an ACP agent's processes were left behind.
+  process.on('SIGHUP', () => stop('SIGHUP'));
 }

@@ -8,12 +8,12 @@ import { fstatSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { UsageError } from '../cli-args.ts';
-import { findClosest } from '../closest-word.ts';
 import { describeApprovalQuestion, readApprovalAnswer } from './approval-prompt.ts';
 import { attachOrEmbed, type Attached } from './attach.ts';
 import { CliError, openSession, runTurn, type Approver, type TurnOutput, type TurnResult } from './chat-turn.ts';
 import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
 import { routeConsoleTo } from './route-console.ts';
+import { describeUnknownAgent } from './unknown-agent.ts';
 import { AttachmentError, readAttachments, type Attachment } from '../terminal/read-attachment.ts';
 import { stripTerminalControls } from '../terminal/terminal-text.ts';
 
@@ -23,7 +23,8 @@ Talks to an agent. With -m, sends one message, streams the reply to stdout, prin
 line (to stderr) and exits 0 when the reply is done, 1 when it failed, was stopped or was refused.
 Tool calls, the files a reply carries and how long the agent thought are noted on stderr.
 Without -m, reads one message per line from piped input (exiting with the status of the last), or
-opens the interactive chat on a terminal (/help for its commands).
+opens the interactive chat on a terminal (/help for its commands). Ctrl+C (SIGINT), SIGTERM or
+SIGHUP during a reply stops it and exits 130, 143 or 129.
   -a, --agent <id>      The agent to talk to (\`agentbar agents\` lists them); needed unless one
                         agent is given with --model or --acp
   -m, --message <text>  The message to send
@@ -77,22 +78,6 @@ function makeTurnOutput(): TurnOutput & { endReply(): void; printed(text: string
       if (text) midLine = !text.endsWith('\n');
     },
   };
-}
-
-/**
- * The refusal of an agent id nobody serves, with the ones there are and, for a near miss (the
- * name without its folder, another case, a typo), the one meant.
- *
- * @example describeUnknownAgent('guide', agents) // 'Unknown agent: guide; did you mean demo/guide? (agents here: …)'
- */
-function describeUnknownAgent(id: string, agents: readonly { id: string; implemented: boolean }[]): string {
-  const usable = agents.filter((a) => a.implemented).map((a) => a.id);
-  const lower = id.toLowerCase();
-  const near = usable.filter((a) => a.toLowerCase() === lower || a.toLowerCase().endsWith(`/${lower}`));
-  const typo = near.length === 0 ? findClosest(id, usable) : null;
-  const meant = near.length === 1 ? `; did you mean ${near[0]}?` : typo ? `; did you mean ${typo}?` : '';
-  const here = usable.length > 0 ? ` (agents here: ${usable.join(', ')}; \`agentbar agents\` describes them)` : ' (this server has no agents that answer)';
-  return `Unknown agent: ${id}${meant}${here}`;
 }
 
 /** True when two descriptors are one open file, pipe or terminal (`2>&1`). */
@@ -154,6 +139,18 @@ export async function runChat(argv: string[]): Promise<number> {
     throw new CliError(`Cannot reach the agent server: ${(error as Error).message}`);
   }
   const restoreConsole = routeConsoleTo(out.note);
+  const interactive = process.stdin.isTTY === true;
+  /** The chat of the reply this command waits for, while it waits (the one a signal stops). */
+  let waitingIn: string | null = null;
+  // The interactive chat reads Ctrl+C itself (it stops the run and exits 130); -m on a terminal does not.
+  const interactiveChat = interactive && typeof values.message !== 'string';
+  const stopSignal = watchStopSignals(interactiveChat ? ['SIGTERM', 'SIGHUP'] : ['SIGINT', 'SIGTERM', 'SIGHUP'], async (signal) => {
+    out.note(`agentbar chat: ${signal}, stopping…`);
+    const chatId = waitingIn;
+    if (chatId && attached.client.getSnapshot().state?.run?.chatId === chatId) {
+      await Promise.race([attached.client.request('run.stop', { chatId }).catch(() => undefined), sleep(STOP_WAIT_MS)]);
+    }
+  });
   try {
     const state = attached.client.getSnapshot().state!;
     // With no -a, the one agent given by --model or --acp is the one meant (when it is served).
@@ -170,21 +167,25 @@ export async function runChat(argv: string[]): Promise<number> {
     const name = typeof values.session === 'string' ? values.session : 'default';
     const chatId = await openSession(attached.client, name, { fresh: values.new === true, agent });
     const where = `chat "${name}" · ${path.join(attached.dataDir, 'chats', `${chatId}.jsonl`)}`;
-    const interactive = process.stdin.isTTY === true;
     const approve = makeApprover({ yes: values.yes === true, interactive, note: out.note });
 
     const turn = async (text: string, files: Attachment[] = []): Promise<TurnResult> => {
-      const result = await runTurn(attached.client, { chatId, agent, text, attachments: files, approve, out, saveFiles, saveHint: '--save-files <dir> saves it' });
-      out.endReply();
-      out.note(completionLine(result, where));
-      return result;
+      waitingIn = chatId;
+      try {
+        const result = await runTurn(attached.client, { chatId, agent, text, attachments: files, approve, out, saveFiles, saveHint: '--save-files <dir> saves it' });
+        out.endReply();
+        out.note(completionLine(result, where));
+        return result;
+      } finally {
+        waitingIn = null;
+      }
     };
     const exitCode = (result: TurnResult) => (result.status === 'done' && result.unsaved === 0 ? 0 : 1);
 
-    if (typeof values.message === 'string') return exitCode(await turn(values.message, attachments));
+    if (typeof values.message === 'string') return await stopSignal.race(turn(values.message, attachments).then(exitCode));
     if (interactive) {
       const { runInteractiveChat } = await import('./interactive-chat.ts');
-      return await runInteractiveChat({
+      return await stopSignal.race(runInteractiveChat({
         client: attached.client,
         agent,
         saveFiles,
@@ -192,20 +193,73 @@ export async function runChat(argv: string[]): Promise<number> {
         formatCompletion: completionLine,
         // A note (the server's, a library's) then starts a line of its own, not one a reply left open.
         onPrint: out.printed,
-      });
+      }));
     }
     // Piped input: each line in order, each after the previous reply ended.
     const rl = readline.createInterface({ input: process.stdin, terminal: false });
-    let last: TurnResult | null = null;
-    for await (const line of rl) {
-      const text = line.trim();
-      if (!text) continue;
-      last = await turn(text);
+    const readLines = async () => {
+      let last: TurnResult | null = null;
+      for await (const line of rl) {
+        const text = line.trim();
+        if (!text) continue;
+        last = await turn(text);
+      }
+      if (!last) throw new UsageError('Nothing to send: pass -m <message>, or pipe lines in');
+      return exitCode(last);
+    };
+    try {
+      return await stopSignal.race(readLines());
+    } finally {
+      rl.close();
     }
-    if (!last) throw new UsageError('Nothing to send: pass -m <message>, or pipe lines in');
-    return exitCode(last);
   } finally {
+    stopSignal.dispose();
+    // A server this command started stops its agents (and an ACP agent's processes) here.
     await attached.close();
     restoreConsole();
   }
+}
+
+/** How long a signal waits for the server to stop the reply before the command goes anyway. */
+const STOP_WAIT_MS = 3_000;
+/** A command ended by a signal exits 128 + its number, as the shell reports it. */
+const SIGNAL_EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/**
+ * Ends the command on `signals` rather than dying at once: `onSignal` (stopping the reply) runs
+ * first, then `race(work)` resolves with the signal's exit code, and the caller's `finally` closes
+ * what it started. Without it, Ctrl+C left the reply running and SIGHUP (a closed terminal) left an
+ * embedded server's agent processes behind.
+ *
+ * @example const stop = watchStopSignals(['SIGINT'], () => stopReply()); try { return await stop.race(work()); } finally { stop.dispose(); }
+ */
+function watchStopSignals(signals: NodeJS.Signals[], onSignal: (signal: NodeJS.Signals) => Promise<void>) {
+  let resolveSignalled!: (code: number) => void;
+  const signalled = new Promise<number>((resolve) => (resolveSignalled = resolve));
+  let caught = false;
+  const listeners = signals.map((signal) => {
+    const listener = () => {
+      if (caught) return;
+      caught = true;
+      void onSignal(signal).finally(() => resolveSignalled(SIGNAL_EXIT_CODES[signal] ?? 1));
+    };
+    process.on(signal, listener);
+    return [signal, listener] as const;
+  });
+  return {
+    async race(work: Promise<number>): Promise<number> {
+      // Once a signal came, the work's later failure (its client closed) is no one's to handle.
+      work.catch(() => {});
+      const code = await Promise.race([work, signalled]);
+      // The stopped reply may end the work first: the exit code still says the signal ended it.
+      return caught ? await signalled : code;
+    },
+    dispose() {
+      for (const [signal, listener] of listeners) process.off(signal, listener);
+    },
+  };
 }

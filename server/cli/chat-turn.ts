@@ -3,7 +3,7 @@
  * reply's text as it arrives, answer approvals through `approve`, and report how it ended.
  */
 import { RequestError, type SyncClient } from '../../shared/sync-client.ts';
-import type { AssistantMessage, ChatInfo, FilePart, ImagePart, State, ToolCallPart } from '../../shared/schemas.ts';
+import type { AssistantMessage, ChatInfo, FilePart, ImagePart, Message, State, ToolCallPart } from '../../shared/schemas.ts';
 import { formatThinkingTime } from '../../shared/format.ts';
 import { describeReplyFile, saveReplyFile } from '../terminal/save-reply-file.ts';
 import { describeNotice } from '../terminal/terminal-text.ts';
@@ -17,6 +17,14 @@ export class CliError extends Error {
   ) {
     super(message);
     this.name = 'CliError';
+  }
+}
+
+/** The message went out, but how its reply ended could not be followed here (the connection was lost). */
+export class ReplyLostError extends CliError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReplyLostError';
   }
 }
 
@@ -169,68 +177,110 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
       ),
     );
   };
-  return new Promise<TurnResult>((resolve) => {
-    const check = () => {
-      const s = client.getSnapshot().state;
-      const active = s?.active;
-      if (!s || !active || active.chatId !== chatId) return;
-      const at = active.messages.findIndex((m) => m.id === userMessageId);
-      if (at < 0) return;
-      let last: AssistantMessage | null = null;
-      for (const m of active.messages.slice(at + 1)) {
-        // An approval answer is recorded as a user message; the reply goes on after it.
-        if (m.role === 'user' && !m.content.every((p) => p.type === 'tool-approval-response')) break;
-        if (m.role !== 'assistant') continue;
-        if (lastMessage !== null && lastMessage !== m.id && !printed.has(`${m.id}`)) out.text('\n');
-        printed.set(m.id, 1);
-        lastMessage = m.id;
-        last = m;
-        // Notices go to stderr with the other notes, each once.
-        for (const [k, n] of (m.notices ?? []).entries()) {
-          if (printed.has(`${m.id}/notice/${k}`)) continue;
-          printed.set(`${m.id}/notice/${k}`, 1);
-          out.note(describeNotice(n));
-        }
-        if (m.plan) {
-          const plan = describePlan(m.plan);
-          if (plan !== lastPlan) out.note(plan);
-          lastPlan = plan;
-        }
-        m.content.forEach((p, k) => {
-          const key = `${m.id}/${k}`;
-          if (p.type === 'text') {
-            const done = printed.get(key) ?? 0;
-            if (p.text.length > done) {
-              out.text(p.text.slice(done));
-              printed.set(key, p.text.length);
-            }
-          } else if (p.type === 'reasoning') {
-            // The thinking stays out of stdout (the answer alone); its time is noted once it is known.
-            if (p.durationMs !== undefined && !printed.has(key)) {
-              printed.set(key, 1);
-              out.note(`[thought for ${formatThinkingTime(p.durationMs)}]`);
-            }
-          } else if (p.type === 'file') {
-            if (printed.has(key)) return;
-            printed.set(key, 1);
-            takeFile(p);
-          } else if (p.type === 'tool-call' && toolStates.get(p.toolCallId) !== p.state) {
-            toolStates.set(p.toolCallId, p.state);
-            out.note(`[tool ${describeCall(p)}: ${p.state}]`);
-            if (p.state === 'awaiting-approval') {
-              void options.approve(p).then(
-                ({ approved, reason, always, optionId }) =>
-                  client.request('tool.approve', { chatId, toolCallId: p.toolCallId, approved, ...(reason ? { reason } : {}), ...(always ? { always: true } : {}), ...(optionId ? { optionId } : {}) }),
-              ).catch((error: unknown) => out.note(`[could not answer the approval: ${reasonOf(error)}]`));
-            }
-          }
-        });
+  /** Answers to approvals under way: the turn ends after them, or closing the client would cut them off. */
+  const answers: Promise<void>[] = [];
+  /**
+   * Prints what is new in the chat's messages after the user's; returns the last reply message
+   * (null when none yet), or undefined while the user's message is not there.
+   */
+  const follow = (messages: readonly Message[]): AssistantMessage | null | undefined => {
+    const at = messages.findIndex((m) => m.id === userMessageId);
+    if (at < 0) return undefined;
+    let last: AssistantMessage | null = null;
+    for (const m of messages.slice(at + 1)) {
+      // An approval answer is recorded as a user message; the reply goes on after it.
+      if (m.role === 'user' && !m.content.every((p) => p.type === 'tool-approval-response')) break;
+      if (m.role !== 'assistant') continue;
+      if (lastMessage !== null && lastMessage !== m.id && !printed.has(`${m.id}`)) out.text('\n');
+      printed.set(m.id, 1);
+      lastMessage = m.id;
+      last = m;
+      // Notices go to stderr with the other notes, each once.
+      for (const [k, n] of (m.notices ?? []).entries()) {
+        if (printed.has(`${m.id}/notice/${k}`)) continue;
+        printed.set(`${m.id}/notice/${k}`, 1);
+        out.note(describeNotice(n));
       }
-      const running = s.run !== null && s.run.chatId === chatId;
-      if (running || (last && last.status === 'streaming')) return;
+      if (m.plan) {
+        const plan = describePlan(m.plan);
+        if (plan !== lastPlan) out.note(plan);
+        lastPlan = plan;
+      }
+      m.content.forEach((p, k) => {
+        const key = `${m.id}/${k}`;
+        if (p.type === 'text') {
+          const done = printed.get(key) ?? 0;
+          if (p.text.length > done) {
+            out.text(p.text.slice(done));
+            printed.set(key, p.text.length);
+          }
+        } else if (p.type === 'reasoning') {
+          // The thinking stays out of stdout (the answer alone); its time is noted once it is known.
+          if (p.durationMs !== undefined && !printed.has(key)) {
+            printed.set(key, 1);
+            out.note(`[thought for ${formatThinkingTime(p.durationMs)}]`);
+          }
+        } else if (p.type === 'file') {
+          if (printed.has(key)) return;
+          printed.set(key, 1);
+          takeFile(p);
+        } else if (p.type === 'tool-call' && toolStates.get(p.toolCallId) !== p.state) {
+          toolStates.set(p.toolCallId, p.state);
+          out.note(`[tool ${describeCall(p)}: ${p.state}]`);
+          if (p.state === 'awaiting-approval') {
+            const noteFailure = (error: unknown) => out.note(`[could not answer the approval: ${reasonOf(error)}]`);
+            options.approve(p).then(({ approved, reason, always, optionId }) => {
+              const answer = { chatId, toolCallId: p.toolCallId, approved, ...(reason ? { reason } : {}), ...(always ? { always: true } : {}), ...(optionId ? { optionId } : {}) };
+              // Its ok comes once it is on disk, which may be after the run it let go on has ended.
+              answers.push(client.request('tool.approve', answer).then(() => undefined, noteFailure));
+            }, noteFailure);
+          }
+        }
+      });
+    }
+    return last;
+  };
+  return new Promise<TurnResult>((resolve, reject) => {
+    let watching = true;
+    /** Set once another client made another chat active while this reply went on. */
+    let elsewhere = false;
+    const stopWatching = () => {
+      watching = false;
       unsubscribe();
+    };
+    const end = (last: AssistantMessage | null) => {
       const ms = Date.now() - started;
-      void Promise.all(saves).then(() => resolve({ status: last?.status ?? 'done', messageId: last?.id ?? null, error: last?.error, ms, unsaved }));
+      void Promise.all([...saves, ...answers]).then(() => resolve({ status: last?.status ?? 'done', messageId: last?.id ?? null, error: last?.error, ms, unsaved }));
+    };
+    const check = () => {
+      if (!watching) return;
+      const view = client.getSnapshot();
+      // Reconnecting keeps the state and resumes; three failed attempts, or a refusal, end the wait.
+      if (view.status === 'offline' || view.status === 'closed') {
+        stopWatching();
+        return reject(new ReplyLostError(`Lost the connection to the agent server (${view.error?.message ?? view.status}); the reply may go on there: \`agentbar sessions\` lists the chat`));
+      }
+      const s = view.state;
+      if (!s || view.status !== 'connected') return;
+      const running = s.run !== null && s.run.chatId === chatId;
+      if (s.active?.chatId === chatId) {
+        const last = follow(s.active.messages);
+        if (last === undefined || running || last?.status === 'streaming') return;
+        stopWatching();
+        return end(last);
+      }
+      // Another client opened or made another chat (the toolbar's +): the reply is no longer in
+      // the state. It goes on in its chat, which is read once the run has ended.
+      if (!elsewhere) {
+        elsewhere = true;
+        out.note('[another client opened another chat; the rest of the reply shows when it ends]');
+      }
+      if (running) return;
+      stopWatching();
+      client.request('chat.read', { chatId }).then(
+        ({ messages }) => end(follow(messages) ?? null),
+        (error: unknown) => reject(new ReplyLostError(`Could not read the end of the reply: ${reasonOf(error)}`)),
+      );
     };
     const unsubscribe = client.subscribe(check);
     check();

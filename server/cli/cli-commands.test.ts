@@ -289,6 +289,8 @@ describe('with no server running (the command starts its own)', () => {
     const edit = await agentbar(['chat', '-a', 'acp/scripted', '-m', 'edit', '--yes', '--data-dir', dir, ...acp]);
     expect(edit.code).toBe(0);
     expect(edit.stdout).toContain('Edited.');
+    // Its ok comes once the answer is on disk, after the run it let go on: the command waits for it.
+    expect(edit.stderr).not.toContain('could not answer the approval');
     const shown = edit.stdout + edit.stderr;
     expect(shown).toMatch(/\[tool Edit notes\.txt: edit\(\{"path":"notes\.txt","text":"new line"\}\) on \S*notes\.txt: awaiting-approval\]/);
     expect(shown).toContain('[plan 2/2: ✓ Read the page · ✓ Edit the file]');

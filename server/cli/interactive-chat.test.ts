@@ -98,6 +98,26 @@ describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
     expect(await again.exited).toBe(0);
   }, 40_000);
 
+  it('/agent alone sends the next message to the chat\'s own agent, as it says', async () => {
+    const dir = await h.tmpDir();
+    const t = onTerminal(['chat', '-a', 'demo/guide', '--data-dir', dir], 0);
+    await t.waitFor('agent> ');
+    t.type('/agent demo/historian\r');
+    await t.waitFor('Messages now go to demo/historian.');
+    t.type('summarize\r');
+    await t.waitFor('✓ done');
+    t.type('/agent\r');
+    await t.waitFor('Messages go to the chat’s agent (demo/historian).');
+    t.type('help\r');
+    await t.waitFor('✓ done', 2);
+    t.type('\x04');
+    expect(await t.exited).toBe(0);
+    // Both replies are the historian's (a summary of 1, then 3 messages): the guide, given with -a, never answered.
+    expect(t.screen).toContain('This chat has **1 message**');
+    expect(t.screen).toContain('This chat has **3 messages**: 2 from you, 1 reply from agents');
+    expect(t.screen).not.toContain('demo guide');
+  }, 40_000);
+
   it('chat -m on a terminal starts each note on a line of its own, the embedded server\'s log too', async () => {
     const dir = await h.tmpDir();
     const docs = onTerminal(['chat', '-a', 'demo/guide', '-m', 'docs', '--data-dir', dir], 0);

@@ -12,7 +12,7 @@ import type { ToolCallPart } from '../../shared/schemas.ts';
 import { createTerminalChat } from '../terminal/terminal-chat.ts';
 import { stripTerminalControls } from '../terminal/terminal-text.ts';
 import { describeApprovalQuestion, readApprovalAnswer } from './approval-prompt.ts';
-import { reasonOf, runTurn, type ApprovalReply, type TurnResult } from './chat-turn.ts';
+import { reasonOf, ReplyLostError, runTurn, type ApprovalReply, type TurnResult } from './chat-turn.ts';
 
 export interface InteractiveOptions {
   client: SyncClient;
@@ -86,9 +86,9 @@ export function runInteractiveChat(options: InteractiveOptions): Promise<number>
             const chatId = client.getSnapshot().state?.activeChatId ?? (await client.request('chat.create', {})).chatId;
             muted = true;
             const files = commands.takeAttachments();
-            const result = await runTurn(client, { chatId, agent: commands.agent ?? options.agent, text, attachments: files.parts, approve, out: { text: print, note: (l) => print(`\n${l}\n`) }, saveFiles: options.saveFiles, saveHint: '/save [dir] saves it' }).catch((error: unknown) => {
+            const result = await runTurn(client, { chatId, agent: commands.addressed ?? options.agent, text, attachments: files.parts, approve, out: { text: print, note: (l) => print(`\n${l}\n`) }, saveFiles: options.saveFiles, saveHint: '/save [dir] saves it' }).catch((error: unknown) => {
               // Refused before it was sent (busy, offline): the files wait for the next message.
-              files.restore();
+              if (!(error instanceof ReplyLostError)) files.restore();
               print(`! ${reasonOf(error)}\n`);
               return null;
             });

@@ -180,7 +180,7 @@ describe('terminal chat', () => {
   });
 
   it('/attach sends a file with the next message, keeps it when that message is refused, and /detach drops it', async () => {
-    const t = await openTerminal();
+    const t = await openTerminal(5);
     const dir = await h.tmpDir();
     const file = path.join(dir, 'App.tsx');
     await writeFile(file, 'export const App = () => null;\n');
@@ -188,20 +188,22 @@ describe('terminal chat', () => {
     expect(t.output()).toContain('Nothing attached: /attach <file> adds one.');
     await t.chat.handleLine(`/attach ${path.join(dir, 'missing.png')}`);
     expect(t.output()).toContain(`! Cannot attach ${path.join(dir, 'missing.png')}: there is no such file`);
+    // Refused (the agent is busy with another reply): the file waits for the next message.
+    await t.chat.handleLine('long');
+    await expect.poll(t.output).toContain('A long answer');
     await t.chat.handleLine(`/attach ${file}`);
     expect(t.output()).toContain('Attached App.tsx (text/plain, 31 B): it goes with your next message.');
-
-    // Refused (an agent that is not there): the file waits for the next message.
-    await t.chat.handleLine('/agent nobody/here');
     await t.chat.handleLine('look');
-    await expect.poll(t.output).toContain('! Unknown agent: nobody/here (unknown_agent)');
+    await expect.poll(t.output).toContain('! The agent demo/guide is still working; wait or press Stop (busy)');
+    await t.chat.handleLine('/stop');
+    await t.idle();
     await t.chat.handleLine('/attach');
     expect(t.output()).toContain('For your next message: App.tsx (text/plain, 31 B). /detach drops them.');
 
     await t.chat.handleLine('/agent demo/historian');
     await t.chat.handleLine('review this');
     await t.idle();
-    const sent = t.client.getSnapshot().state!.active!.messages.find((m) => m.role === 'user')!;
+    const sent = t.client.getSnapshot().state!.active!.messages.filter((m) => m.role === 'user').at(-1)!;
     expect(sent.content).toEqual([
       { type: 'text', text: 'review this' },
       { type: 'file', data: `data:text/plain;base64,${Buffer.from('export const App = () => null;\n').toString('base64')}`, mimeType: 'text/plain', filename: 'App.tsx' },
@@ -381,10 +383,29 @@ describe('terminal chat', () => {
     expect(t.output()).toContain('Unknown command /frobnicate: /help lists them; //frobnicate sends it to the agent as it is');
     await t.chat.handleLine('/atach notes.md');
     expect(t.output()).toContain('Unknown command /atach (did you mean /attach?): /help lists them');
+    // Answered at once, with the one meant, and messages still go where they went.
     await t.chat.handleLine('/agent nobody/here');
+    expect(t.output()).toContain('Unknown agent: nobody/here (agents here: demo/guide, demo/historian; `agentbar agents` describes them)\n');
+    await t.chat.handleLine('/agent historian');
+    expect(t.output()).toContain('Unknown agent: historian; did you mean demo/historian?');
+    await t.chat.handleLine('/agent demo/planner');
+    expect(t.output()).toContain("Agent 'demo/planner' not implemented\n");
+    expect(t.chat.agent).toBeUndefined();
     await t.chat.handleLine('hello');
-    await expect.poll(t.output).toContain('! Unknown agent: nobody/here (unknown_agent)');
-    await t.chat.handleLine('/chats');
-    expect(t.output()).toMatch(/1\. New chat {2}\(active\)/);
+    await t.idle();
+    expect(t.output()).not.toContain('! ');
+    expect(t.client.getSnapshot().state!.active!.messages.at(-1)).toMatchObject({ role: 'assistant', agent: 'demo/guide' });
+  });
+
+  it('/agent alone goes back to the chat\'s own agent, and names it', async () => {
+    const t = await openTerminal();
+    await t.chat.handleLine('/agent demo/historian');
+    expect(t.output()).toContain('Messages now go to demo/historian.');
+    await t.chat.handleLine('summarize');
+    await t.idle();
+    await t.chat.handleLine('/agent');
+    expect(t.output()).toContain('Messages go to the chat’s agent (demo/historian).');
+    expect(t.chat.agent).toBeUndefined();
+    expect(t.chat.addressed).toBe('demo/historian');
   });
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { SyncClient } from '../../shared/sync-client.ts';
 import { findCurrentMode } from '../../shared/agent-mode.ts';
 import { defaultAgent } from '../../shared/default-agent.ts';
+import { describeUnknownAgent } from '../cli/unknown-agent.ts';
 import { formatChatMarkdown } from '../../shared/chat-markdown.ts';
 import { describeUsage } from '../../shared/format.ts';
 import type { AgentCommand, FilePart, ToolCallPart } from '../../shared/schemas.ts';
@@ -191,10 +192,21 @@ export function createTerminalChat(options: {
           (state?.agents ?? []).map((a) => `${a.id}${a.implemented ? '' : ' (not implemented)'}${a.id === agent ? '  (addressed)' : ''} — ${a.description}`).join('\n') + '\n',
         );
         return;
-      case '/agent':
+      case '/agent': {
+        const known = arg ? state?.agents.find((a) => a.id === arg) : undefined;
+        if (arg && !known) {
+          write(`${describeUnknownAgent(arg, state?.agents ?? [])}\n`);
+          return;
+        }
+        if (known && !known.implemented) {
+          write(`Agent '${arg}' not implemented\n`);
+          return;
+        }
         agent = arg || undefined;
-        write(agent ? `Messages now go to ${agent}.\n` : 'Messages go to the chat’s agent.\n');
+        const chats = agent ? null : defaultAgent(state, chatId);
+        write(agent ? `Messages now go to ${agent}.\n` : `Messages go to the chat’s agent${chats ? ` (${chats})` : ''}.\n`);
         return;
+      }
       case '/set':
         await runSettingCommand(arg, { client, state, chatId, agent: addressed, write });
         return;
@@ -371,9 +383,13 @@ export function createTerminalChat(options: {
     messageText,
     /** Hands the files `/attach` read to a message the owner sends; `restore()` if it was refused. */
     takeAttachments,
-    /** The agent messages go to (`/agent` changes it). */
+    /** The agent chosen with `/agent` (or given at start); undefined: the chat's own. */
     get agent(): string | undefined {
       return agent;
+    },
+    /** The agent a message goes to now: the one chosen, else the chat's (null: none known). */
+    get addressed(): string | null {
+      return addressedCommands().addressed;
     },
   };
 
