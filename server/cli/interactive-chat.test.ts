@@ -236,6 +236,11 @@ describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
     expect(t.screen).toContain('It started with: “[2Jhello”');
     expect(t.screen).toContain('chat "x]0;ownedy"');
     expect(t.screen).not.toMatch(/[\u001b\u0007]/);
+    // The list of sessions names it too.
+    const sessions = onTerminal(['sessions', '--data-dir', dir], 0);
+    expect(await sessions.exited).toBe(0);
+    expect(sessions.screen).toMatch(/^x\]0;ownedy {2}· {2}demo\/historian/m);
+    expect(sessions.screen).not.toMatch(/[\u001b\u0007]/);
   }, 40_000);
 
   it('chat -m on a terminal asks before a tool call; a typed reason rejects it', async () => {

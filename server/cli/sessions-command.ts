@@ -91,9 +91,11 @@ export async function runSessions(argv: string[]): Promise<number> {
     if (values.json) console.log(JSON.stringify(rows, null, 2));
     else if (!rows.length) console.log('No sessions yet. Start one: agentbar chat -a <agent> -m "hello"');
     else {
+      // Names come from users and agents: on a terminal, their escape sequences must not act.
+      const show = process.stdout.isTTY === true ? stripTerminalControls : (line: string) => line;
       for (const r of rows) {
         const cost = r.cost ? `  ·  ${r.cost.map(formatCost).join(' + ')}` : '';
-        console.log(`${r.name}  ·  ${r.agents.join(', ') || 'no agent yet'}  ·  ${r.messages} ${r.messages === 1 ? 'message' : 'messages'}${cost}  ·  ${formatLocalDateTime(Date.parse(r.updatedAt))}  ·  ${r.id}`);
+        console.log(show(`${r.name}  ·  ${r.agents.join(', ') || 'no agent yet'}  ·  ${r.messages} ${r.messages === 1 ? 'message' : 'messages'}${cost}  ·  ${formatLocalDateTime(Date.parse(r.updatedAt))}  ·  ${r.id}`));
       }
     }
     return 0;
