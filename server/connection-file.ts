@@ -64,3 +64,15 @@ export async function readConnectionFile(dataDir: string): Promise<ConnectionFil
   }
   throw new Error(`no running server found (${file}: ${why}). Start one with \`agentbar serve\`.`);
 }
+
+/**
+ * Why the server a connection file names did not answer, and what to do, ready to print. A server
+ * that was killed (or crashed) leaves its file behind; "fetch failed" alone said none of that.
+ *
+ * @example describeSilentServer(dataDir, info, error) // 'the server named in …/server.json (pid 4242, http://127.0.0.1:4477) does not answer (ECONNREFUSED): …'
+ */
+export function describeSilentServer(dataDir: string, info: Pick<ConnectionFile, 'http' | 'pid'>, error: unknown): string {
+  const e = error as { message?: string; cause?: { code?: string; message?: string } };
+  const why = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(error);
+  return `the server named in ${connectionFilePath(dataDir)} (pid ${info.pid}, ${info.http}) does not answer (${why}): it may have stopped without removing that file. Start one with \`agentbar serve\`.`;
+}

@@ -2,7 +2,7 @@
  * `agentbar sign-in`: prints a new one-time address for the demo page of the running server, for a
  * second browser or when the one printed at start has expired.
  */
-import { readConnectionFile } from './connection-file.ts';
+import { describeSilentServer, readConnectionFile } from './connection-file.ts';
 import { parseCommandArgs } from './cli/command-args.ts';
 
 export const SIGN_IN_USAGE = `Usage: agentbar sign-in [--data-dir <dir>]
@@ -19,11 +19,13 @@ export async function runSignIn(argv: string[]): Promise<number> {
   }
   const dataDir = common.dataDir;
   try {
-    const { http, token } = await readConnectionFile(dataDir);
-    const res = await fetch(`${http}/sign-in-links`, {
+    const info = await readConnectionFile(dataDir);
+    const res = await fetch(`${info.http}/sign-in-links`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
+      headers: { Authorization: `Bearer ${info.token}` },
       signal: AbortSignal.timeout(10_000),
+    }).catch((error: unknown) => {
+      throw new Error(describeSilentServer(dataDir, info, error));
     });
     if (!res.ok) throw new Error(`the server answered ${res.status}: ${(await res.text()).trim()}`);
     const { url } = (await res.json()) as { url: string };

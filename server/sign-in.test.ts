@@ -63,4 +63,14 @@ describe('signing in to the demo page', () => {
     expect((await cli.exited).code).toBe(1);
     expect(cli.stderr).toMatch(/no running server found .*server\.json.*agentbar serve/);
   }, 30_000);
+
+  it('`agentbar sign-in` says the server is gone when a killed one left its connection file', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'agentbar-sign-in-'));
+    dirs.push(dataDir);
+    const server = await spawnServer(dataDir);
+    await server.kill('SIGKILL');
+    const cli = runCli(['sign-in', '--data-dir', dataDir]);
+    expect((await cli.exited).code).toBe(1);
+    expect(cli.stderr).toBe(`agentbar sign-in: the server named in ${path.join(dataDir, 'server.json')} (pid ${server.pid}, ${server.httpUrl}) does not answer (ECONNREFUSED): it may have stopped without removing that file. Start one with \`agentbar serve\`.\n`);
+  }, 30_000);
 });

@@ -9,6 +9,7 @@ import { createWebSocketConnector } from '../../shared/transport.ts';
 import { readConnectionFile, type ConnectionInfo } from '../connection-file.ts';
 import { startServer, type AgentbarServer } from '../server.ts';
 import { buildAgents, type AgentFlags } from './build-agents.ts';
+import { CliError } from './chat-turn.ts';
 
 export interface Attached {
   client: SyncClient;
@@ -75,10 +76,18 @@ export async function attachOrEmbed(options: { dataDir: string; flags: AgentFlag
     }
   } else {
     // An agent's warnings as notes of this command; that it started is no news here.
-    const { agents } = await buildAgents(options.flags, options.dataDir, (agentId, level, message) => level !== 'info' && write(`[agentbar ${agentId}] ${message}`));
+    let built: Awaited<ReturnType<typeof buildAgents>>;
+    try {
+      built = await buildAgents(options.flags, options.dataDir, (agentId, level, message) => level !== 'info' && write(`[agentbar ${agentId}] ${message}`));
+    } catch (error) {
+      // A flag's mistake (--cwd that is no folder), as `agentbar serve` treats it: exit 2.
+      throw new CliError((error as Error).message, 2);
+    }
     // Quiet: this process's output is the conversation. Problems still reach stderr (or `log`).
-    server = await startServer({ agents, dataDir: options.dataDir, port: 0, log: (level, message) => level !== 'info' && write(`[agentbar] ${message}`) });
+    server = await startServer({ agents: built.agents, dataDir: options.dataDir, port: 0, log: (level, message) => level !== 'info' && write(`[agentbar] ${message}`) });
     info = { url: server.url, http: server.httpUrl, token: server.token };
+    // As `agentbar serve` does once it listens: a missing ACP program or model says so now, not at the first message.
+    for (const check of built.checks) void check();
   }
   const url = new URL(info.url);
   url.searchParams.set('token', info.token);

@@ -136,6 +136,7 @@ export async function runChat(argv: string[]): Promise<number> {
     // A server started here logs its problems between the reply's lines, not inside one.
     attached = await attachOrEmbed({ dataDir: common.dataDir, flags: common, name: 'agentbar chat', log: out.note });
   } catch (error) {
+    if (error instanceof CliError) throw error;
     throw new CliError(`Cannot reach the agent server: ${(error as Error).message}`);
   }
   const restoreConsole = routeConsoleTo(out.note);

@@ -314,6 +314,14 @@ describe('with no server running (the command starts its own)', () => {
     const bad = await agentbar(['chat', '-a', 'acp/scripted', '-m', 'hi', '--data-dir', dir, '--acp-id', 'x/y']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--acp-id names the --acp before it');
+    // A flag's mistake, as serve treats it: exit 2, said plainly.
+    const missing = path.join(cwd, 'missing');
+    const noFolder = await agentbar(['chat', '-a', 'acp/scripted', '-m', 'hi', '--data-dir', dir, '--acp', 'node x', '--acp-id', 'acp/scripted', '--cwd', missing]);
+    expect(noFolder).toMatchObject({ code: 2, stderr: `agentbar chat: --cwd ${missing} is not a folder\n` });
+    // The server chat starts looks for the program as serve does, and says so before the reply fails.
+    const absent = await agentbar(['chat', '-a', 'acp/absent', '-m', 'hi', '--data-dir', dir, '--acp', 'agentbar-no-such-agent --acp', '--acp-id', 'acp/absent', '--cwd', cwd]);
+    expect(absent.code).toBe(1);
+    expect(absent.stderr).toMatch(/^\[agentbar acp\/absent\] Cannot find agentbar-no-such-agent on the PATH of the agentbar server: is it installed\?/m);
     const { execSync } = await import('node:child_process');
     expect(execSync('ps -eo args').toString()).not.toContain(`scripted-acp-agent.mjs ${cwd}`);
   }, 60_000);

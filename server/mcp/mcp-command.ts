@@ -11,7 +11,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { parseCommandArgs } from '../cli/command-args.ts';
 import { UsageError } from '../cli-args.ts';
-import { readConnectionFile } from '../connection-file.ts';
+import { describeSilentServer, readConnectionFile } from '../connection-file.ts';
 
 export const MCP_USAGE = `Usage: agentbar mcp [--chat <id>] [--data-dir <dir>]
        agentbar mcp --url <http://127.0.0.1:PORT/mcp>   (token in $AGENTBAR_TOKEN)
@@ -33,6 +33,8 @@ export async function runMcp(argv: string[]): Promise<number> {
   }
   let url: URL;
   let token: string;
+  /** Where the address came from, when it was the connection file: a silent server may have left it. */
+  let named: { http: string; pid: number } | null = null;
   if (typeof values.url === 'string') {
     try {
       url = new URL(values.url);
@@ -52,13 +54,15 @@ export async function runMcp(argv: string[]): Promise<number> {
     const chat = typeof values.chat === 'string' ? `/chats/${encodeURIComponent(values.chat)}` : '';
     url = new URL(`${info.http}/mcp${chat}`);
     token = info.token;
+    named = info;
   }
 
   const upstream = new Client({ name: 'agentbar-mcp-bridge', version: '1.0.0' });
   try {
     await upstream.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   } catch (error) {
-    console.error(`agentbar mcp: cannot reach ${url.origin}${url.pathname}: ${(error as Error).message}`);
+    const refused = (error as { cause?: unknown }).cause !== undefined || /fetch failed/.test((error as Error).message);
+    console.error(named && refused ? `agentbar mcp: ${describeSilentServer(common.dataDir, named, error)}` : `agentbar mcp: cannot reach ${url.origin}${url.pathname}: ${(error as Error).message}`);
     return 1;
   }
   const server = new Server({ name: 'agentbar-page', version: '1.0.0' }, { capabilities: { tools: {} } });

@@ -180,6 +180,19 @@ describe('the page tools over MCP', () => {
     const none = spawnSync(process.execPath, [bin, 'mcp', '--data-dir', await h.tmpDir()], { env, encoding: 'utf8', input: '' });
     expect(none.status).toBe(1);
     expect(none.stderr).toMatch(/^agentbar mcp: .*server\.json/);
+    // A file a killed server left behind names it, and says what to do.
+    const dir = await h.tmpDir();
+    const { writeConnectionFile } = await import('../connection-file.ts');
+    // A port nothing listens on: one the system just handed out and took back.
+    const { createServer } = await import('node:net');
+    const probe = createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => probe.once('listening', resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((resolve) => probe.close(resolve));
+    await writeConnectionFile(dir, { url: `ws://127.0.0.1:${port}/ws`, http: `http://127.0.0.1:${port}`, token: 'x'.repeat(20), pid: 999_999 });
+    const stale = spawnSync(process.execPath, [bin, 'mcp', '--data-dir', dir], { env, encoding: 'utf8', input: '' });
+    expect(stale.status).toBe(1);
+    expect(stale.stderr).toContain(`(pid 999999, http://127.0.0.1:${port}) does not answer (ECONNREFUSED): it may have stopped without removing that file. Start one with \`agentbar serve\`.`);
     const noToken = spawnSync(process.execPath, [bin, 'mcp', '--url', 'http://127.0.0.1:1/mcp'], { env, encoding: 'utf8', input: '' });
     expect(noToken.status).toBe(2);
     expect(noToken.stderr).toContain('--url needs the token in the AGENTBAR_TOKEN environment variable');
