@@ -394,6 +394,8 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
         });
         const calls: { toolCallId: string; toolName: string; input: unknown }[] = [];
         let text = '';
+        /** The model stopped at its output limit, not because it was done. */
+        let cutOff = false;
         const think = splitThinkTags ? createThinkSplitter() : null;
         const write = async (pieces: ThinkPiece[]) => {
           for (const piece of pieces) {
@@ -413,6 +415,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
             } else if (part.type === 'tool-call') {
               calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
             } else if (part.type === 'finish-step') {
+              if (part.finishReason === 'length') cutOff = true;
               if (contextWindow) reportUsage(ctx, part.usage, contextWindow, price);
             } else if (part.type === 'error') {
               throw part.error;
@@ -449,6 +452,11 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
             }
           }
           throw new Error(describeModelError(error, options.baseUrl));
+        }
+        // Without it, a reply the limit cut off mid-sentence read as a finished one.
+        if (cutOff) {
+          const limit = options.maxOutputTokens !== undefined ? `its ${options.maxOutputTokens.toLocaleString('en')}-token output limit (maxOutputTokens)` : 'the output limit its server sets';
+          ctx.reply.notice({ severity: 'warning', title: 'The reply was cut off', description: `The model stopped at ${limit}. Ask it to go on.` });
         }
         if (calls.length === 0) return;
         messages.push({

@@ -338,6 +338,16 @@ describe('createModelAgent', () => {
     expect(reply.status).toBe('done');
     expect(activeMessages(client.state).flatMap((m) => (m.role === 'assistant' ? (m.notices ?? []) : []))).toEqual([{ severity: 'info', title: 'Stopped after 2 model steps', description: 'Send a message to go on.' }]);
   });
+
+  it('says when the model stopped at its output limit rather than because it was done', async () => {
+    const { server, client, chatId } = await setup({ maxOutputTokens: 2048, replies: [{ steps: [{ text: 'The three steps are: first, open the' }], finish: 'length' }, { steps: [{ text: 'Done.' }] }] });
+    const cut = await ask(server, client, chatId, 'list the steps');
+    expect(cut.status).toBe('done');
+    expect(textOf(cut)).toBe('The three steps are: first, open the');
+    expect(cut.notices).toEqual([{ severity: 'warning', title: 'The reply was cut off', description: 'The model stopped at its 2,048-token output limit (maxOutputTokens). Ask it to go on.' }]);
+    // A reply the model finished has no such notice.
+    expect((await ask(server, client, chatId, 'thanks')).notices).toBeUndefined();
+  });
 });
 
 describe('context usage', () => {
