@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { ID_PATTERN } from './ids.ts';
+import { boundedArray } from './bounded-array.ts';
 import { LIMITS as L } from './limits.ts';
 
 export const PROTOCOL_VERSION = 1;
@@ -12,16 +13,6 @@ const IdSchema = v.pipe(v.string(), v.regex(ID_PATTERN, 'Invalid id'));
 const TimeSchema = v.pipe(v.number(), v.finite());
 const JsonObjectSchema = v.record(v.string(), v.unknown());
 const boundedString = (max: number) => v.pipe(v.string(), v.maxLength(max));
-/**
- * An array of at most `max` items, its length checked before any item: valibot checks every item
- * of `v.pipe(v.array(item), v.maxLength(max))` first, so one frame holding millions of bad items
- * (8 MiB of `{}`) made millions of issues and took the server's heap; this is one issue.
- *
- * @example boundedArray(SelectedElementSchema, 50)
- */
-export function boundedArray<TItem extends v.GenericSchema>(item: TItem, max: number, min = 0, minMessage?: string) {
-  return v.pipe(v.array(v.unknown()), v.minLength(min, minMessage), v.maxLength(max), v.array(item));
-}
 const AgentIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxAgentIdLength));
 const ToolCallIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxToolCallIdLength));
 /** Base64 data URLs only: a message never points the browser at a remote resource. */
