@@ -71,8 +71,8 @@ export class ChatManager {
   private readonly pinned = new Map<string, number>();
   /** One live view per chat for persistence (see `sourceOf`). */
   private readonly sources = new Map<string, ChatSource>();
-  /** Chats whose files are being deleted: nothing new may start in them meanwhile. */
-  private readonly deleting = new Set<string>();
+  /** Chats whose files are being deleted, with how many deletes are under way: nothing new may start in them meanwhile. */
+  private readonly deleting = new Map<string, number>();
   /** How many chats there are at most (deletes are not counted down); null until first needed. */
   private chatCountAtMost: number | null = null;
 
@@ -353,14 +353,17 @@ export class ChatManager {
 
   async delete(chatId: string): Promise<void> {
     this.require(chatId);
-    this.deleting.add(chatId);
+    this.deleting.set(chatId, (this.deleting.get(chatId) ?? 0) + 1);
     try {
       await this.repo.deleteChat(chatId);
     } catch (error) {
       if (error instanceof StorageError) throw new ProtocolError('storage', error.message, 'chatId');
       throw error;
     } finally {
-      this.deleting.delete(chatId);
+      // Two deletes of one chat may overlap: it is being deleted until the last one is over.
+      const left = (this.deleting.get(chatId) ?? 1) - 1;
+      if (left > 0) this.deleting.set(chatId, left);
+      else this.deleting.delete(chatId);
     }
     // Another delete of it may have finished while the files went.
     if (!this.store.state.chats[chatId]) return;

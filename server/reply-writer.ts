@@ -4,10 +4,11 @@
  * a part the schema refuses would make every snapshot invalid and the chat file unreadable.
  */
 import * as v from 'valibot';
+import { boundedArray } from '../shared/bounded-array.ts';
 import { describeIssues } from '../shared/errors.ts';
 import { LIMITS } from '../shared/limits.ts';
 import { makeId } from '../shared/ids.ts';
-import { AssistantPartSchema, boundedArray, PlanEntrySchema, type AssistantMessage, type AssistantPart, type Notice, type Op, type PlanEntry } from '../shared/schemas.ts';
+import { AssistantPartSchema, PlanEntrySchema, type AssistantMessage, type AssistantPart, type Notice, type Op, type PlanEntry } from '../shared/schemas.ts';
 import type { NoticeInput, TextSource } from './agent.ts';
 import type { ChatManager } from './chats.ts';
 import { clipLine } from './clip-line.ts';
@@ -107,8 +108,9 @@ export class ReplyWriter {
     this.o.assertLive();
     if (chunk === '') return;
     // Clients must hold the whole active chat in one snapshot: one reply may not grow without end.
+    // A refused chunk is not counted: an agent that catches the refusal may still write less.
+    if (this.chars + chunk.length > MAX_REPLY_CHARS) throw new Error(`The reply is over ${MAX_REPLY_CHARS.toLocaleString('en')} characters; the agent was stopped`);
     this.chars += chunk.length;
-    if (this.chars > MAX_REPLY_CHARS) throw new Error(`The reply is over ${MAX_REPLY_CHARS.toLocaleString('en')} characters; the agent was stopped`);
     if (this.messageIndex !== null && this.lastPart?.type === type) {
       this.ensureRoom(Buffer.byteLength(chunk, 'utf8'));
       this.o.chats.edit(this.o.chatId, [{ op: 'append', path: messagePath.partText(this.messageIndex, this.lastPart.index), value: chunk }]);

@@ -154,6 +154,8 @@ async function sendMessage(ctx: RequestContext, req: RequestOf<'message.send'>, 
     createdAt: (ctx.now ?? Date.now)(),
   };
   if (req.clientMessageId !== undefined) message.clientMessageId = req.clientMessageId;
+  // Again, after the load above: a delete may have begun meanwhile.
+  if (ctx.chats.isDeleting(req.chatId)) throw new ProtocolError('not_found', `Chat is being deleted: ${req.chatId}`, 'chatId');
   ctx.chats.ensureRoom(req.chatId, Buffer.byteLength(JSON.stringify(message), 'utf8'), 'This message');
   ctx.chats.addMessage(req.chatId, message, { urgent: true });
   ctx.runs.start(agent, req.chatId, message, client.id);

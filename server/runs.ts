@@ -24,8 +24,8 @@ class ActiveRun implements CallingRun {
   readonly controller = new AbortController();
   finished = false;
   writer!: ReplyWriter;
-  /** The first text or reasoning write the server refused other than for a stop: the run ends failed with it. */
-  refusedWrite: { error: unknown } | null = null;
+  /** Text and reasoning writes the server refused other than for a stop, with whether the agent looked. */
+  readonly refusedWrites: { error: unknown; write: WatchedWrite }[] = [];
 
   constructor(
     readonly info: RunInfo,
@@ -39,6 +39,22 @@ class ActiveRun implements CallingRun {
 
   assertLive(): void {
     if (this.finished || this.controller.signal.aborted) throw abortError();
+  }
+}
+
+/**
+ * A write's promise that knows whether the agent awaited it (or attached a handler): a refusal it
+ * never looked at fails the run, one it handled is its own business. A subclass, because `await`
+ * of a plain promise never calls its `then`.
+ */
+class WatchedWrite extends Promise<void> {
+  static override get [Symbol.species]() {
+    return Promise;
+  }
+  observed = false;
+  override then<A = void, B = never>(onFulfilled?: ((value: void) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+    this.observed = true;
+    return super.then(onFulfilled, onRejected);
   }
 }
 
@@ -112,7 +128,8 @@ export class RunManager {
   private async execute(run: ActiveRun, ctx: RunContext): Promise<void> {
     try {
       await run.agent.run!(ctx);
-      if (run.refusedWrite) throw run.refusedWrite.error;
+      const unseen = run.refusedWrites.find((w) => !w.write.observed);
+      if (unseen) throw unseen.error;
       if (!run.finished) this.finish(run, 'done');
     } catch (error) {
       if (run.finished) return;
@@ -166,12 +183,17 @@ export class RunManager {
   private createContext(run: ActiveRun, messages: Message[], message: UserMessage): RunContext {
     const stream = (type: 'text' | 'reasoning', source: Parameters<ReplyBuilder['text']>[0]): Promise<void> => {
       const written = run.writer.streamText(type, source);
+      const write = new WatchedWrite((resolve, reject) => written.then(resolve, reject));
       // `reply.text('…')` looks synchronous, and an agent may not await it: a Stop must not become
       // an unhandled rejection (which ends the server), and a refused write must not go unseen.
-      written.catch((error) => {
-        if (!run.finished && !run.signal.aborted && run.refusedWrite === null) run.refusedWrite = { error };
+      // Promise.prototype.then, not the watched one: this is the server looking, not the agent.
+      Promise.prototype.then.call(write, undefined, () => {});
+      // On the write itself, not the watched copy: noted before the agent's return is (a refused
+      // string is refused at once, and the copy settles a step later).
+      written.catch((error: unknown) => {
+        if (!run.finished && !run.signal.aborted) run.refusedWrites.push({ error, write });
       });
-      return written;
+      return write;
     };
     const reply: ReplyBuilder = {
       text: (source) => stream('text', source),

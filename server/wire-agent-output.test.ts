@@ -166,6 +166,27 @@ describe('an agent that does not await its writes', () => {
     expect(reply.status).toBe('failed');
     expect(reply.error).toMatch(/The reply is over 8,000,000 characters/);
   });
+
+  it('leaves a refused write the agent awaited and handled to the agent', async () => {
+    const agent = defineAgent({
+      id: 'test/handles-too-long',
+      description: 'Catches its own oversized write and says something shorter',
+      async run(ctx) {
+        try {
+          await ctx.reply.text('x'.repeat(MAX_REPLY_CHARS + 1));
+        } catch {
+          await ctx.reply.text('That was too long to show.');
+        }
+      },
+    });
+    const server = await h.start({ agents: [agent], memory: true });
+    const client = await h.connect(server);
+    const { chatId } = await client.ok('chat.create', {});
+    await client.ok('message.send', userMessage(chatId, 'go'));
+    await waitUntil(() => server.store.state.run === null, 'the end of the run');
+    await settle(server, client);
+    expect(lastMessage(client.state)).toMatchObject({ status: 'done', content: [{ type: 'text', text: 'That was too long to show.' }] });
+  });
 });
 
 describe('a run in a chat that is not active', () => {
