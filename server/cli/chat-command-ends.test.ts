@@ -3,6 +3,7 @@
  * chat, the server goes away, the user presses Ctrl+C or closes the terminal. Real processes: a
  * spawned `agentbar serve` (or the one `chat` starts for itself) and the command as a shell runs it.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ import { useHarness, waitUntil } from '../../test-support/test-server.ts';
 const h = useHarness();
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SCRIPT = path.join(ROOT, 'test-support', 'scripted-acp-agent.mjs');
+const BIN = path.join(ROOT, 'bin', 'agentbar.mjs');
 
 afterEach(async () => {
   for (const pid of await killSpawnedServers()) expect(isProcessAlive(pid)).toBe(false);
@@ -70,6 +72,29 @@ describe('agentbar chat -m, while its reply streams', () => {
       await watcher.close();
     }, 60_000);
   }
+
+  it('sends no more piped lines after Ctrl+C', async () => {
+    const dir = await h.tmpDir();
+    const server = await spawnServer(dir, { env: { AGENTBAR_DEMO_PACE_MS: '5' } });
+    // Spawned plainly: runCli's watchdog reads stdin, which here is the chat's input.
+    const chat = spawn(process.execPath, [BIN, 'chat', '-a', 'demo/guide', '--session', 'piped', '--data-dir', dir], { cwd: ROOT, env: { ...process.env, AGENTBAR_DATA_DIR: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => chat.on('close', resolve));
+    try {
+      let stdout = '';
+      chat.stdout.on('data', (d) => (stdout += d));
+      chat.stdin.write('long\nhelp\n');
+      await waitUntil(() => stdout.includes('Step 2 '), 'the reply to stream', 20_000);
+      chat.kill('SIGINT');
+      expect(await exited).toBe(130);
+    } finally {
+      if (chat.exitCode === null) chat.kill('SIGKILL');
+    }
+    const watcher = await TestClient.connect(server);
+    // The second line ("help") was never sent: the chat holds the first message and its stopped reply.
+    expect(watcher.state!.active!.messages.map((m) => (m.role === 'assistant' ? m.status : m.role))).toEqual(['user', 'stopped']);
+    expect(watcher.state!.run).toBeNull();
+    await watcher.close();
+  }, 60_000);
 
   it('on SIGHUP (the terminal closed), stops the server it started, with its ACP agent and what that agent started', async () => {
     const dir = await h.tmpDir();

@@ -13,6 +13,7 @@ import { attachOrEmbed, type Attached } from './attach.ts';
 import { CliError, openSession, runTurn, type Approver, type TurnOutput, type TurnResult } from './chat-turn.ts';
 import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
 import { routeConsoleTo } from './route-console.ts';
+import { watchStopSignals } from './stop-signals.ts';
 import { describeUnknownAgent } from './unknown-agent.ts';
 import { AttachmentError, readAttachments, type Attachment } from '../terminal/read-attachment.ts';
 import { stripTerminalControls } from '../terminal/terminal-text.ts';
@@ -51,27 +52,41 @@ function completionLine(result: TurnResult, where: string): string {
  * there a note starts a line of its own instead of running on from the text, and the text goes on
  * below it.
  */
-function makeTurnOutput(): TurnOutput & { endReply(): void; printed(text: string): void } {
+function makeTurnOutput(): TurnOutput & { endReply(): void; printed(text: string): void; mute(): void } {
   const sameScreen = (process.stdout.isTTY === true && process.stderr.isTTY === true) || isSameFile(1, 2);
   // A terminal gets no control characters from the agent; a pipe gets its bytes as they are.
   const toStdout = process.stdout.isTTY === true ? stripTerminalControls : (text: string) => text;
   const toStderr = process.stderr.isTTY === true ? stripTerminalControls : (text: string) => text;
   let midLine = false;
+  let muted = false;
+  /** A terminal that hung up, or a pipe whose reader left, refuses writes (EIO, EPIPE): the command still ends cleanly. */
+  const write = (stream: NodeJS.WriteStream, text: string) => {
+    if (muted) return;
+    try {
+      stream.write(text);
+    } catch {
+      muted = true;
+    }
+  };
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => (muted = true));
   return {
     text(chunk) {
       if (!chunk) return;
-      process.stdout.write(toStdout(chunk));
+      write(process.stdout, toStdout(chunk));
       midLine = !chunk.endsWith('\n');
     },
     note(line) {
-      if (midLine && sameScreen) process.stdout.write('\n');
+      if (midLine && sameScreen) write(process.stdout, '\n');
       if (sameScreen) midLine = false;
-      process.stderr.write(`${toStderr(line)}\n`);
+      write(process.stderr, `${toStderr(line)}\n`);
     },
     endReply() {
       // Piped, the reply always ends with a newline of its own; on a terminal, only a line still open.
-      if (midLine || !sameScreen) process.stdout.write('\n');
+      if (midLine || !sameScreen) write(process.stdout, '\n');
       midLine = false;
+    },
+    mute() {
+      muted = true;
     },
     /** What the interactive chat wrote to stdout itself. */
     printed(text) {
@@ -98,6 +113,11 @@ function makeApprover(options: { yes: boolean; interactive: boolean; note: (line
       return { approved: false, reason: 'agentbar chat ran without a terminal to ask; pass --yes to approve tool calls' };
     }
     const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+    // On a terminal, readline takes Ctrl+C from the process: hand it back, so it stops the reply.
+    rl.on('SIGINT', () => {
+      rl.close();
+      process.kill(process.pid, 'SIGINT');
+    });
     const answer = await new Promise<string>((resolve) => rl.question(stripTerminalControls(describeApprovalQuestion(call)), resolve));
     rl.close();
     return readApprovalAnswer(answer, call);
@@ -141,16 +161,12 @@ export async function runChat(argv: string[]): Promise<number> {
   }
   const restoreConsole = routeConsoleTo(out.note);
   const interactive = process.stdin.isTTY === true;
-  /** The chat of the reply this command waits for, while it waits (the one a signal stops). */
-  let waitingIn: string | null = null;
   // The interactive chat reads Ctrl+C itself (it stops the run and exits 130); -m on a terminal does not.
   const interactiveChat = interactive && typeof values.message !== 'string';
-  const stopSignal = watchStopSignals(interactiveChat ? ['SIGTERM', 'SIGHUP'] : ['SIGINT', 'SIGTERM', 'SIGHUP'], async (signal) => {
-    out.note(`agentbar chat: ${signal}, stopping…`);
-    const chatId = waitingIn;
-    if (chatId && attached.client.getSnapshot().state?.run?.chatId === chatId) {
-      await Promise.race([attached.client.request('run.stop', { chatId }).catch(() => undefined), sleep(STOP_WAIT_MS)]);
-    }
+  const stop = watchStopSignals(interactiveChat ? ['SIGTERM', 'SIGHUP'] : ['SIGINT', 'SIGTERM', 'SIGHUP'], (signal) => {
+    // After SIGHUP the terminal is gone: nothing more is written to it.
+    if (signal === 'SIGHUP') out.mute();
+    else out.note(`agentbar chat: ${signal}, stopping…`);
   });
   try {
     const state = attached.client.getSnapshot().state!;
@@ -171,25 +187,21 @@ export async function runChat(argv: string[]): Promise<number> {
     const approve = makeApprover({ yes: values.yes === true, interactive, note: out.note });
 
     const turn = async (text: string, files: Attachment[] = []): Promise<TurnResult> => {
-      waitingIn = chatId;
-      try {
-        const result = await runTurn(attached.client, { chatId, agent, text, attachments: files, approve, out, saveFiles, saveHint: '--save-files <dir> saves it' });
-        out.endReply();
-        out.note(completionLine(result, where));
-        return result;
-      } finally {
-        waitingIn = null;
-      }
+      const result = await stop.track(runTurn(attached.client, { chatId, agent, text, attachments: files, approve, out, saveFiles, saveHint: '--save-files <dir> saves it', signal: stop.signal }));
+      out.endReply();
+      out.note(completionLine(result, where));
+      return result;
     };
     const exitCode = (result: TurnResult) => (result.status === 'done' && result.unsaved === 0 ? 0 : 1);
 
-    if (typeof values.message === 'string') return await stopSignal.race(turn(values.message, attachments).then(exitCode));
-    if (interactive) {
+    if (typeof values.message === 'string') return await stop.race(turn(values.message, attachments).then(exitCode));
+    if (interactiveChat) {
       const { runInteractiveChat } = await import('./interactive-chat.ts');
-      return await stopSignal.race(runInteractiveChat({
+      return await stop.race(runInteractiveChat({
         client: attached.client,
         agent,
         saveFiles,
+        stop,
         describeWhere: (id) => `chat ${JSON.stringify(attached.client.getSnapshot().state?.chats[id]?.title ?? name)} · ${path.join(attached.dataDir, 'chats', `${id}.jsonl`)}`,
         formatCompletion: completionLine,
         // A note (the server's, a library's) then starts a line of its own, not one a reply left open.
@@ -201,6 +213,8 @@ export async function runChat(argv: string[]): Promise<number> {
     const readLines = async () => {
       let last: TurnResult | null = null;
       for await (const line of rl) {
+        // The lines after a signal are not sent.
+        if (stop.caught) break;
         const text = line.trim();
         if (!text) continue;
         last = await turn(text);
@@ -209,58 +223,14 @@ export async function runChat(argv: string[]): Promise<number> {
       return exitCode(last);
     };
     try {
-      return await stopSignal.race(readLines());
+      return await stop.race(readLines());
     } finally {
       rl.close();
     }
   } finally {
-    stopSignal.dispose();
+    stop.dispose();
     // A server this command started stops its agents (and an ACP agent's processes) here.
     await attached.close();
     restoreConsole();
   }
-}
-
-/** How long a signal waits for the server to stop the reply before the command goes anyway. */
-const STOP_WAIT_MS = 3_000;
-/** A command ended by a signal exits 128 + its number, as the shell reports it. */
-const SIGNAL_EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-/**
- * Ends the command on `signals` rather than dying at once: `onSignal` (stopping the reply) runs
- * first, then `race(work)` resolves with the signal's exit code, and the caller's `finally` closes
- * what it started. Without it, Ctrl+C left the reply running and SIGHUP (a closed terminal) left an
- * embedded server's agent processes behind.
- *
- * @example const stop = watchStopSignals(['SIGINT'], () => stopReply()); try { return await stop.race(work()); } finally { stop.dispose(); }
- */
-function watchStopSignals(signals: NodeJS.Signals[], onSignal: (signal: NodeJS.Signals) => Promise<void>) {
-  let resolveSignalled!: (code: number) => void;
-  const signalled = new Promise<number>((resolve) => (resolveSignalled = resolve));
-  let caught = false;
-  const listeners = signals.map((signal) => {
-    const listener = () => {
-      if (caught) return;
-      caught = true;
-      void onSignal(signal).finally(() => resolveSignalled(SIGNAL_EXIT_CODES[signal] ?? 1));
-    };
-    process.on(signal, listener);
-    return [signal, listener] as const;
-  });
-  return {
-    async race(work: Promise<number>): Promise<number> {
-      // Once a signal came, the work's later failure (its client closed) is no one's to handle.
-      work.catch(() => {});
-      const code = await Promise.race([work, signalled]);
-      // The stopped reply may end the work first: the exit code still says the signal ended it.
-      return caught ? await signalled : code;
-    },
-    dispose() {
-      for (const [signal, listener] of listeners) process.off(signal, listener);
-    },
-  };
 }

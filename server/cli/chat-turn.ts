@@ -131,6 +131,11 @@ export interface TurnOptions {
   saveFiles?: string;
   /** How to get a file when `saveFiles` is not set, appended to its note. */
   saveHint?: string;
+  /**
+   * Stops the reply (Ctrl+C): once the message is in, the server is asked to stop the run, and the
+   * turn ends as the reply did (`stopped`). Aborted before anything was sent, nothing is sent.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -140,8 +145,9 @@ export interface TurnOptions {
  * @example const result = await runTurn(client, { chatId, agent, text: 'help', approve, out });
  */
 export async function runTurn(client: SyncClient, options: TurnOptions): Promise<TurnResult> {
-  const { chatId, out } = options;
+  const { chatId, out, signal } = options;
   const started = Date.now();
+  if (signal?.aborted) throw new CliError('Stopped before the message was sent');
   let userMessageId: string;
   try {
     ({ messageId: userMessageId } = await client.request('message.send', {
@@ -240,6 +246,10 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
     }
     return last;
   };
+  // The message is in, so its run exists (or has already ended): a stop reaches it, whenever it comes.
+  const stopRun = () => void client.request('run.stop', { chatId }).catch(() => undefined);
+  if (signal?.aborted) stopRun();
+  else signal?.addEventListener('abort', stopRun, { once: true });
   return new Promise<TurnResult>((resolve, reject) => {
     let watching = true;
     /** Set once another client made another chat active while this reply went on. */
@@ -247,6 +257,7 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
     const stopWatching = () => {
       watching = false;
       unsubscribe();
+      signal?.removeEventListener('abort', stopRun);
     };
     const end = (last: AssistantMessage | null) => {
       const ms = Date.now() - started;
@@ -279,7 +290,8 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
       stopWatching();
       client.request('chat.read', { chatId }).then(
         ({ messages }) => end(follow(messages) ?? null),
-        (error: unknown) => reject(new ReplyLostError(`Could not read the end of the reply: ${reasonOf(error)}`)),
+        (error: unknown) =>
+          reject(new ReplyLostError(error instanceof RequestError && error.code === 'not_found' ? 'Another client deleted the chat before the reply ended' : `Could not read the end of the reply: ${reasonOf(error)}`)),
       );
     };
     const unsubscribe = client.subscribe(check);

@@ -3,12 +3,15 @@
  * queued lines, the completion line, Ctrl+C during a run (exit 130) and at the prompt or Ctrl+D
  * (exit 0). Skipped, with the reason, where `script` is missing.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useHarness } from '../../test-support/test-server.ts';
+import { killSpawnedServers, spawnServer } from '../../test-support/spawn-server.ts';
+import { TestClient } from '../../test-support/test-client.ts';
+import { useHarness, waitUntil } from '../../test-support/test-server.ts';
 
 const h = useHarness();
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -24,9 +27,10 @@ function hasScript(): boolean {
   }
 }
 
-afterEach(() => {
+afterEach(async () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   children.clear();
+  await killSpawnedServers();
 });
 
 /** `agentbar chat …` on a pseudo-terminal; keystrokes go in, the screen comes out. */
@@ -51,7 +55,27 @@ function onTerminal(args: string[], paceMs: number) {
       }
     },
     exited,
+    /** Closes the terminal, as closing its window does. */
+    hangUp: () => child.kill('SIGKILL'),
   };
+}
+
+/** The `agentbar chat` processes whose command line names `dir`, with their pids. */
+function chatProcesses(dir: string): number[] {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(BIN) && line.includes(' chat ') && line.includes(dir) && !line.includes('script '))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
+function runningWith(dir: string): boolean {
+  return chatProcesses(dir).length > 0;
+}
+
+function chatPid(dir: string): number {
+  const [pid] = chatProcesses(dir);
+  if (!pid) throw new Error(`no agentbar chat process for ${dir}`);
+  return pid;
 }
 
 /** The interactive chat with the scripted ACP agent (test-support/scripted-acp-agent.mjs) in a temp folder. */
@@ -116,6 +140,34 @@ describe.skipIf(!hasScript())('agentbar chat on a terminal', () => {
     expect(t.screen).toContain('This chat has **1 message**');
     expect(t.screen).toContain('This chat has **3 messages**: 2 from you, 1 reply from agents');
     expect(t.screen).not.toContain('demo guide');
+  }, 40_000);
+
+  it('when the terminal closes during chat -m, the reply is stopped and saved, and the server chat started ends', async () => {
+    const dir = await h.tmpDir();
+    const t = onTerminal(['chat', '-a', 'demo/guide', '-m', 'long', '--data-dir', dir], 5);
+    await t.waitFor('Step 2 ');
+    // The terminal goes away: its processes get SIGHUP, and every write to it fails (EIO).
+    t.hangUp();
+    await waitUntil(() => !existsSync(path.join(dir, 'server.json')) && !runningWith(dir), 'the chat and its server to end', 15_000);
+    const exported = spawnSync(process.execPath, [BIN, 'sessions', '--export', 'default', '--json', '--data-dir', dir], { encoding: 'utf8', env: { ...process.env, AGENTBAR_DATA_DIR: '' } });
+    const messages = JSON.parse(exported.stdout) as { role: string; status?: string }[];
+    // Stopped, not interrupted: the server stopped the run and saved the chat before it closed.
+    expect(messages.map((m) => m.status ?? m.role)).toEqual(['user', 'stopped']);
+  }, 40_000);
+
+  it('SIGTERM stops the reply the interactive chat waits for, and exits 143', async () => {
+    const dir = await h.tmpDir();
+    const server = await spawnServer(dir, { env: { AGENTBAR_DEMO_PACE_MS: '5' } });
+    const t = onTerminal(['chat', '-a', 'demo/guide', '--data-dir', dir], 5);
+    await t.waitFor('agent> ');
+    t.type('long\r');
+    await t.waitFor('Step 2 ');
+    process.kill(chatPid(dir), 'SIGTERM');
+    expect(await t.exited).toBe(143);
+    const watcher = await TestClient.connect(server);
+    expect(watcher.state!.run).toBeNull();
+    expect(watcher.state!.active!.messages.map((m) => (m.role === 'assistant' ? m.status : m.role))).toEqual(['user', 'stopped']);
+    await watcher.close();
   }, 40_000);
 
   it('chat -m on a terminal starts each note on a line of its own, the embedded server\'s log too', async () => {

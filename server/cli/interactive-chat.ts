@@ -13,6 +13,7 @@ import { createTerminalChat } from '../terminal/terminal-chat.ts';
 import { stripTerminalControls } from '../terminal/terminal-text.ts';
 import { describeApprovalQuestion, readApprovalAnswer } from './approval-prompt.ts';
 import { reasonOf, ReplyLostError, runTurn, type ApprovalReply, type TurnResult } from './chat-turn.ts';
+import type { StopSignals } from './stop-signals.ts';
 
 export interface InteractiveOptions {
   client: SyncClient;
@@ -26,6 +27,8 @@ export interface InteractiveOptions {
   output?: NodeJS.WritableStream;
   /** Told what the chat prints, so notes written elsewhere (stderr) know whether a line is open. */
   onPrint?: (text: string) => void;
+  /** SIGTERM and SIGHUP (stop-signals.ts): they stop the reply in progress, as Ctrl+C does here. */
+  stop?: Pick<StopSignals, 'signal' | 'track'>;
 }
 
 export function runInteractiveChat(options: InteractiveOptions): Promise<number> {
@@ -42,8 +45,15 @@ export function runInteractiveChat(options: InteractiveOptions): Promise<number>
   });
   const rl = readline.createInterface({ input, output: echo, terminal: true, prompt: 'agent> ' });
   // Everything printed here comes from the agent or the server, never a sequence of ours.
+  let gone = false;
   const print = (text: string) => {
-    output.write(stripTerminalControls(text));
+    if (gone) return;
+    try {
+      output.write(stripTerminalControls(text));
+    } catch {
+      // The terminal hung up (EIO): the chat still stops its reply and ends cleanly.
+      gone = true;
+    }
     options.onPrint?.(text);
   };
   const commands = createTerminalChat({ client, write: print, agent: options.agent, transcript: false, onQuit: () => rl.close(), saveDir: options.saveFiles });
@@ -86,7 +96,8 @@ export function runInteractiveChat(options: InteractiveOptions): Promise<number>
             const chatId = client.getSnapshot().state?.activeChatId ?? (await client.request('chat.create', {})).chatId;
             muted = true;
             const files = commands.takeAttachments();
-            const result = await runTurn(client, { chatId, agent: commands.addressed ?? options.agent, text, attachments: files.parts, approve, out: { text: print, note: (l) => print(`\n${l}\n`) }, saveFiles: options.saveFiles, saveHint: '/save [dir] saves it' }).catch((error: unknown) => {
+            const turn = runTurn(client, { chatId, agent: commands.addressed ?? options.agent, text, attachments: files.parts, approve, out: { text: print, note: (l) => print(`\n${l}\n`) }, saveFiles: options.saveFiles, saveHint: '/save [dir] saves it', signal: options.stop?.signal });
+            const result = await (options.stop?.track(turn) ?? turn).catch((error: unknown) => {
               // Refused before it was sent (busy, offline): the files wait for the next message.
               if (!(error instanceof ReplyLostError)) files.restore();
               print(`! ${reasonOf(error)}\n`);

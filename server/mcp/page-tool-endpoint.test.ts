@@ -73,7 +73,8 @@ describe('the page tools over MCP', () => {
   });
 
   it('waits for a toolbar slower than the idle timeout, and still closes an idle socket without the token', { timeout: 20_000 }, async () => {
-    const server = await h.start({ sockets: { idleTimeoutMs: 300 } });
+    // Headers and requests get longer than the test: only the idle timeout can close the last socket below.
+    const server = await h.start({ sockets: { idleTimeoutMs: 300, headersTimeoutMs: 60_000, requestTimeoutMs: 120_000 } });
     const toolbar = await h.connect(server, { kind: 'toolbar', tools: [SELECTED] });
     // The toolbar takes three idle timeouts to answer: the MCP request's socket was cut after one.
     toolbar.ws.on('message', (data) => {
