@@ -59,6 +59,8 @@ test('creates, switches, renames and deletes chats; deleting asks first', async 
   await expect(toolbar.chat('Checkout redesign')).toHaveCount(0);
   await expect(toolbar.activeChat).toHaveText('beta help');
   await expect(toolbar.userMessages).toHaveText(['beta help']);
+  // The dialog and the chat's buttons are gone: focus goes to the chat that opened, not to the page.
+  await expect(toolbar.activeChat).toBeFocused();
 
   // The server agrees.
   const state = await readState(server);

@@ -84,3 +84,51 @@ test('picks page elements, shows them as chips, and sends them with the message'
   await toolbar.panel.getByRole('button', { name: 'Remove td', exact: true }).click();
   await expect(toolbar.panel.locator('.ab-composer .ab-chip.ab-el')).toHaveCount(1);
 });
+
+test('closing the panel ends picking: the page has its clicks back, and nothing more is picked', async ({ toolbar, page }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  await page.evaluate(() => {
+    const w = window as unknown as { titleClicks: number };
+    w.titleClicks = 0;
+    document.querySelector('#page-title')!.addEventListener('click', () => w.titleClicks++);
+  });
+  await toolbar.pickButton.click();
+  await page.getByRole('cell', { name: 'Ada Lovelace' }).click();
+  await expect(toolbar.panel.locator('.ab-composer .ab-chip.ab-el')).toHaveCount(1);
+
+  await toolbar.closeButton.click();
+  await expect(toolbar.panel).toBeHidden();
+  // Before, the picker still ate this click and picked the heading, with nothing on screen to say so.
+  await page.locator('#page-title').click();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { titleClicks: number }).titleClicks)).toBe(1);
+  await expect(page.locator('agentbar-toolbar .ab-outline')).toHaveCount(0);
+
+  await toolbar.launcher.click();
+  await expect(toolbar.pickButton).toHaveAttribute('aria-pressed', 'false');
+  await expect(toolbar.panel.locator('.ab-composer .ab-chip.ab-el')).toHaveCount(1);
+});
+
+test('an element inside an SVG gets a selector and an XPath that find it (SVG names keep their case)', async ({ toolbar, page, server }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  await page.evaluate(() => {
+    document.querySelector('main')!.insertAdjacentHTML(
+      'afterbegin',
+      '<svg id="chart" width="240" height="40"><foreignObject width="240" height="40"><div xmlns="http://www.w3.org/1999/xhtml" class="label">Revenue by month</div></foreignObject></svg>',
+    );
+  });
+  await toolbar.pickButton.click();
+  await page.getByText('Revenue by month').click();
+  await page.keyboard.press('Escape');
+  await toolbar.send('what is this label?');
+  const [message] = await readUserMessages(server);
+  const picked = message!.metadata.selectedElements[0]!;
+  expect(picked).toMatchObject({ tagName: 'div', selector: '#chart > foreignObject > div', xpath: "/html/body/main/*[local-name()='svg']/*[local-name()='foreignObject']/div" });
+  const found = await page.evaluate(({ selector, xpath }) => {
+    const label = document.querySelector('#chart .label');
+    const byXpath = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+    return { bySelector: document.querySelector(selector) === label, byXpath: byXpath === label };
+  }, { selector: picked.selector!, xpath: picked.xpath });
+  expect(found).toEqual({ bySelector: true, byXpath: true });
+});

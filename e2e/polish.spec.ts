@@ -476,4 +476,31 @@ test('retries a failed reply, regenerates the last one, and puts a message back 
   await first.getByRole('button', { name: 'Edit' }).click();
   await expect(toolbar.composer).toHaveValue('fail on purpose');
   await expect(toolbar.composer).toBeFocused();
+
+  // What was being typed is kept, after the message put back: setting the box clears its undo.
+  await toolbar.composer.fill('and also check the footer');
+  await first.hover();
+  await first.getByRole('button', { name: 'Edit' }).click();
+  await expect(toolbar.composer).toHaveValue('fail on purpose\n\nand also check the footer');
+  // The same message again changes nothing.
+  await toolbar.composer.fill('fail on purpose');
+  await first.hover();
+  await first.getByRole('button', { name: 'Edit' }).click();
+  await expect(toolbar.composer).toHaveValue('fail on purpose');
+});
+
+test('the Enter or Escape that ends an input method composition neither sends nor closes (Safari sends keyCode 229)', async ({ toolbar }) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  await toolbar.composer.fill('にほんご');
+  const press = (key: string) =>
+    toolbar.composer.evaluate((box, k) => box.dispatchEvent(new KeyboardEvent('keydown', { key: k, keyCode: 229, bubbles: true, composed: true, cancelable: true })), key);
+  await press('Enter');
+  await press('Escape');
+  await expect(toolbar.panel).toBeVisible();
+  await expect(toolbar.composer).toHaveValue('にほんご');
+  await expect(toolbar.userMessages).toHaveCount(0);
+  // A plain Enter still sends.
+  await toolbar.composer.press('Enter');
+  await expect(toolbar.userMessages).toHaveText(['にほんご']);
 });

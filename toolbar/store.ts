@@ -211,7 +211,8 @@ export function createToolbarStore(options: CreateToolbarStoreOptions): { store:
     sync: client.getSnapshot(),
     ...INITIAL_UI_STATE,
 
-    setOpen: (open) => set({ open }),
+    // Picking goes on with the panel closed would eat the page's clicks with nothing on screen to say why.
+    setOpen: (open) => set(open ? { open } : { open, picking: false, hovered: null }),
     setSize: (width, height) => set(clampSize(width, height)),
     // Changing what will be sent makes it a new message: it gets a new clientMessageId.
     setDraft: (draft) => set({ draft, pendingClientMessageId: null }),

@@ -8,6 +8,7 @@ import { CopyButton } from './MessageTools.tsx';
 import { PencilIcon, TrashIcon } from './icons.tsx';
 import { chatTitle, messageCountLabel } from '../chat-labels.ts';
 import { RenameForm } from './RenameForm.tsx';
+import { focusComposer } from './Composer.tsx';
 
 /**
  * The chats, most recent first: a button per chat switches to it; the active one can be renamed
@@ -29,6 +30,16 @@ export function ChatTabs() {
   const wasRenaming = useRef(false);
 
   useEffect(() => setRenaming(false), [activeId]);
+
+  // After a delete from here, once the chat that opened instead is drawn: its tab, or the message box.
+  const [refocus, setRefocus] = useState(0);
+  const rootNode = useRef<Node | null>(null);
+  useEffect(() => {
+    if (refocus === 0) return;
+    const next = strip.current?.querySelector<HTMLButtonElement>('.ab-tab.ab-active .ab-tab-btn') ?? strip.current?.querySelector<HTMLButtonElement>('.ab-tab-btn');
+    if (next) next.focus();
+    else if (rootNode.current) focusComposer(rootNode.current);
+  }, [refocus]);
 
   // Back to the Rename button after the editor closes, so keyboard users keep their place.
   useEffect(() => {
@@ -132,7 +143,9 @@ export function ChatTabs() {
           onConfirm={() => {
             const chat = confirming;
             setConfirming(null);
-            void actions.deleteChat(chat.id);
+            // The dialog's button and the chat's own buttons go away: focus would fall to the page.
+            rootNode.current = strip.current?.getRootNode() ?? null;
+            void actions.deleteChat(chat.id).then((deleted) => (deleted ? setRefocus((n) => n + 1) : deleteButton.current?.focus()));
           }}
         />
       ) : null}

@@ -6,6 +6,7 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AgentCommand } from '../../shared/schemas.ts';
 import { matchCommands } from '../match-commands.ts';
+import { isComposing } from './is-composing.ts';
 
 const COMMAND_LIST_ID = 'ab-commands';
 const optionId = (index: number) => `ab-command-${index}`;
@@ -47,7 +48,7 @@ export function useCommandSuggestions(draft: string, commands: readonly AgentCom
         : {},
     complete,
     onKeyDown(e) {
-      if (offered.length === 0 || e.isComposing || e.altKey || e.ctrlKey || e.metaKey) return false;
+      if (offered.length === 0 || isComposing(e) || e.altKey || e.ctrlKey || e.metaKey) return false;
       const chosen = offered[active]!;
       switch (e.key) {
         case 'ArrowDown':

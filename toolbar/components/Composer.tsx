@@ -24,6 +24,7 @@ import { CommandList, useCommandSuggestions } from './CommandSuggestions.tsx';
 import { QueuedMessage } from './QueuedMessage.tsx';
 import { RunElsewhere } from './RunElsewhere.tsx';
 import { CloseIcon, CursorIcon, FileIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
+import { isComposing } from './is-composing.ts';
 
 function Chips() {
   const { store } = useServices();
@@ -347,7 +348,7 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
           onKeyDown={(e) => {
             if (commands.onKeyDown(e)) return;
             // A phone's keyboard has no Shift+Enter: there Enter starts a new line and Send sends.
-            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && !e.altKey && !e.ctrlKey && !e.metaKey && !isTouchOnly()) {
+            if (e.key === 'Enter' && !e.shiftKey && !isComposing(e) && !e.altKey && !e.ctrlKey && !e.metaKey && !isTouchOnly()) {
               e.preventDefault();
               if (canSend) void actions.send();
               else if (tooLong ?? blocker) store.getState().setComposerError(tooLong ?? blocker);

@@ -136,7 +136,9 @@ export function EditMessage({ message }: { message: UserMessage }) {
       aria-label="Edit"
       title="Put this message in the box below, to change and send again"
       onClick={(e) => {
-        store.getState().setDraft(text);
+        // What was being typed stays, after the message (setting the box's value clears its undo).
+        const typed = store.getState().draft;
+        store.getState().setDraft(typed.trim() && typed !== text ? `${text}\n\n${typed}` : text);
         focusComposer(e.currentTarget);
       }}
     >

@@ -7,6 +7,7 @@ import { Composer, focusComposer } from './Composer.tsx';
 import { Header } from './Header.tsx';
 import { MessageList } from './MessageList.tsx';
 import { ResizeHandle } from './ResizeHandle.tsx';
+import { isComposing } from './is-composing.ts';
 
 function carriesFiles(e: DragEvent): boolean {
   return !!e.dataTransfer && [...e.dataTransfer.types].includes('Files');
@@ -45,7 +46,7 @@ export function Panel({ autoFocus, onClose }: { autoFocus: boolean; onClose(): v
       style={{ width: `${width}px`, height: `${height}px` }}
       onKeyDown={(e) => {
         // Dialogs, the rename box and the picker handle their own Escape first (and mark it handled).
-        if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing) return;
+        if (e.key !== 'Escape' || e.defaultPrevented || isComposing(e)) return;
         e.preventDefault();
         // An open chat list is what Escape closes, even before it has taken the focus.
         if (listOpen) closeList(false);

@@ -7,6 +7,7 @@ import type { ToolCallPart, ToolDisplay, ToolResultPart } from '../../shared/sch
 import { useServices } from '../context.ts';
 import { JsonView } from './JsonView.tsx';
 import { Markdown } from './Markdown.tsx';
+import { isComposing } from './is-composing.ts';
 
 const STATE_LABELS: Record<ToolCallPart['state'], string> = {
   'awaiting-approval': 'awaiting approval',
@@ -81,7 +82,7 @@ function Approval({ chatId, part, onAnswered }: { chatId: string; part: ToolCall
           disabled={busy}
           onInput={(e) => setReason(e.currentTarget.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.isComposing && reason.trim()) {
+            if (e.key === 'Enter' && !isComposing(e) && reason.trim()) {
               e.preventDefault();
               void answer(false, firstReject?.send);
             }

@@ -43,8 +43,15 @@ export function cssEscape(value: string): string {
   return out;
 }
 
+const XHTML = 'http://www.w3.org/1999/xhtml';
+
+/**
+ * The element's name as a selector or an XPath step matches it: lower case for HTML, as written for
+ * SVG and MathML, whose names keep their case (`foreignObject`, `linearGradient`) in both.
+ */
 function localName(el: Element): string {
-  return (el.localName || el.tagName || '').toLowerCase();
+  const name = el.localName || el.tagName || '';
+  return !el.namespaceURI || el.namespaceURI === XHTML ? name.toLowerCase() : name;
 }
 
 /** 1-based position among same-named element siblings, and whether there are several. */
@@ -74,7 +81,7 @@ export function xpathOf(el: Element): string {
     const { index, count } = positionAmongSiblings(node);
     const name = localName(node);
     // SVG and MathML live in other namespaces, where a bare name step would not match.
-    const step = node.namespaceURI && node.namespaceURI !== 'http://www.w3.org/1999/xhtml' ? `*[local-name()='${name}']` : name;
+    const step = node.namespaceURI && node.namespaceURI !== XHTML ? `*[local-name()='${name}']` : name;
     steps.push(count > 1 ? `${step}[${index}]` : step);
   }
   return '/' + steps.reverse().join('/');
