@@ -342,15 +342,15 @@ export class ChatManager {
     this.repo.recordInfo(chatId, this.sourceOf(chatId));
   }
 
+  /** `not_found` once the chat's delete has begun (its files going): nothing new may start in it. */
+  requireNotDeleting(chatId: string): void {
+    if (this.deleting.has(chatId)) throw new ProtocolError('not_found', `Chat is being deleted: ${chatId}`, 'chatId');
+  }
+
   /**
    * Deletes the chat: its files first, then what clients see, so a disk that refuses (read-only,
    * permissions) leaves the chat everywhere as it was and the request fails with `storage`.
    */
-  /** Whether the chat's delete has begun (its files going): a message sent to it now is refused. */
-  isDeleting(chatId: string): boolean {
-    return this.deleting.has(chatId);
-  }
-
   async delete(chatId: string): Promise<void> {
     this.require(chatId);
     this.deleting.set(chatId, (this.deleting.get(chatId) ?? 0) + 1);

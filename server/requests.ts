@@ -134,7 +134,7 @@ async function readChat(ctx: RequestContext, req: RequestOf<'chat.read'>): Promi
 async function sendMessage(ctx: RequestContext, req: RequestOf<'message.send'>, client: RequestClient): Promise<{ messageId: string }> {
   const info = ctx.chats.require(req.chatId);
   // Its run was stopped when the delete began: one started now would outlive the chat.
-  if (ctx.chats.isDeleting(req.chatId)) throw new ProtocolError('not_found', `Chat is being deleted: ${req.chatId}`, 'chatId');
+  ctx.chats.requireNotDeleting(req.chatId);
   if (req.clientMessageId !== undefined) {
     await ctx.chats.load(req.chatId);
     const existing = ctx.chats.findByClientId(req.chatId, req.clientMessageId);
@@ -155,7 +155,7 @@ async function sendMessage(ctx: RequestContext, req: RequestOf<'message.send'>, 
   };
   if (req.clientMessageId !== undefined) message.clientMessageId = req.clientMessageId;
   // Again, after the load above: a delete may have begun meanwhile.
-  if (ctx.chats.isDeleting(req.chatId)) throw new ProtocolError('not_found', `Chat is being deleted: ${req.chatId}`, 'chatId');
+  ctx.chats.requireNotDeleting(req.chatId);
   ctx.chats.ensureRoom(req.chatId, Buffer.byteLength(JSON.stringify(message), 'utf8'), 'This message');
   ctx.chats.addMessage(req.chatId, message, { urgent: true });
   ctx.runs.start(agent, req.chatId, message, client.id);

@@ -2,7 +2,7 @@
  * `agentbar agents [--json]`: every agent of the server, with its tools, workflows, active skill
  * and the commands, modes and settings it announced.
  */
-import { stripTerminalControls } from '../terminal/terminal-text.ts';
+import { shownOn } from '../terminal/terminal-text.ts';
 import type { AgentInfo } from '../../shared/schemas.ts';
 import { isBooleanSetting } from '../../shared/agent-setting.ts';
 import { attachOrEmbed } from './attach.ts';
@@ -48,8 +48,7 @@ export async function runAgents(argv: string[]): Promise<number> {
   try {
     const agents = session.client.getSnapshot().state!.agents;
     // An agent's names and descriptions are its own words: on a terminal, escape sequences must not act.
-    const text = values.json ? JSON.stringify(agents, null, 2) : formatAgents(agents);
-    console.log(process.stdout.isTTY === true && !values.json ? stripTerminalControls(text) : text);
+    console.log(values.json ? JSON.stringify(agents, null, 2) : shownOn(process.stdout)(formatAgents(agents)));
     return 0;
   } finally {
     await session.close();

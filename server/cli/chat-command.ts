@@ -16,7 +16,7 @@ import { routeConsoleTo } from './route-console.ts';
 import { watchStopSignals } from './stop-signals.ts';
 import { describeUnknownAgent } from './unknown-agent.ts';
 import { AttachmentError, readAttachments, type Attachment } from '../terminal/read-attachment.ts';
-import { stripTerminalControls } from '../terminal/terminal-text.ts';
+import { shownOn, stripTerminalControls } from '../terminal/terminal-text.ts';
 
 export const CHAT_USAGE = `Usage: agentbar chat -a <agent> [-m <message> [--attach <file>]…] [--session <name>] [--new] [--yes] [--save-files <dir>]
 
@@ -55,8 +55,8 @@ function completionLine(result: TurnResult, where: string): string {
 function makeTurnOutput(): TurnOutput & { endReply(): void; printed(text: string): void; mute(): void } {
   const sameScreen = (process.stdout.isTTY === true && process.stderr.isTTY === true) || isSameFile(1, 2);
   // A terminal gets no control characters from the agent; a pipe gets its bytes as they are.
-  const toStdout = process.stdout.isTTY === true ? stripTerminalControls : (text: string) => text;
-  const toStderr = process.stderr.isTTY === true ? stripTerminalControls : (text: string) => text;
+  const toStdout = shownOn(process.stdout);
+  const toStderr = shownOn(process.stderr);
   let midLine = false;
   let muted = false;
   /** A terminal that hung up, or a pipe whose reader left, refuses writes (EIO, EPIPE): the command still ends cleanly. */

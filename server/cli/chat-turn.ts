@@ -20,7 +20,7 @@ export class CliError extends Error {
   }
 }
 
-/** The message went out, but how its reply ended could not be followed here (the connection was lost). */
+/** The message went out, but how its reply ended could not be followed here (the connection was lost, the chat deleted). */
 export class ReplyLostError extends CliError {
   constructor(message: string) {
     super(message);

@@ -7,7 +7,7 @@ import { formatCost, formatLocalDateTime, sumChatCosts } from '../../shared/form
 import type { ChatInfo, Message, State } from '../../shared/schemas.ts';
 import type { SyncClient } from '../../shared/sync-client.ts';
 import { UsageError } from '../cli-args.ts';
-import { stripTerminalControls } from '../terminal/terminal-text.ts';
+import { shownOn } from '../terminal/terminal-text.ts';
 import { attachOrEmbed } from './attach.ts';
 import { CliError, findSession, reasonOf } from './chat-turn.ts';
 import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
@@ -83,7 +83,7 @@ export async function runSessions(argv: string[]): Promise<number> {
       else {
         const markdown = formatChatMarkdown({ title: chat.title, messages });
         // On a terminal, an agent's escape sequences must not move the cursor; in a file they are the text.
-        process.stdout.write(process.stdout.isTTY === true ? stripTerminalControls(markdown) : markdown);
+        process.stdout.write(shownOn(process.stdout)(markdown));
       }
       return 0;
     }
@@ -92,7 +92,7 @@ export async function runSessions(argv: string[]): Promise<number> {
     else if (!rows.length) console.log('No sessions yet. Start one: agentbar chat -a <agent> -m "hello"');
     else {
       // Names come from users and agents: on a terminal, their escape sequences must not act.
-      const show = process.stdout.isTTY === true ? stripTerminalControls : (line: string) => line;
+      const show = shownOn(process.stdout);
       for (const r of rows) {
         const cost = r.cost ? `  ·  ${r.cost.map(formatCost).join(' + ')}` : '';
         console.log(show(`${r.name}  ·  ${r.agents.join(', ') || 'no agent yet'}  ·  ${r.messages} ${r.messages === 1 ? 'message' : 'messages'}${cost}  ·  ${formatLocalDateTime(Date.parse(r.updatedAt))}  ·  ${r.id}`));

@@ -5,7 +5,7 @@
  */
 
 /** How long a signal waits for the reply to be stopped before the command goes anyway. */
-export const STOP_WAIT_MS = 3_000;
+const STOP_WAIT_MS = 3_000;
 /** A command ended by a signal exits 128 + its number. */
 const SIGNAL_EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 

@@ -18,6 +18,16 @@ export function stripTerminalControls(text: string): string {
 }
 
 /**
+ * What to write to `stream`: stripped of control characters where it is a terminal, as it is
+ * elsewhere (a pipe or a file gets the agent's bytes).
+ *
+ * @example const show = shownOn(process.stdout); process.stdout.write(show(reply));
+ */
+export function shownOn(stream: { isTTY?: boolean }): (text: string) => string {
+  return stream.isTTY === true ? stripTerminalControls : (text) => text;
+}
+
+/**
  * An agent's notice on one line, as the terminal prints it; a severity it does not know is a note.
  *
  * @example describeNotice({ severity: 'warning', title: 'MCP server unavailable', description: 'Continuing without it.' })
