@@ -4,7 +4,7 @@
  * client renders: they come from another program, and a client lists them as the user types `/`.
  */
 import type { AgentCommand } from '../shared/schemas.ts';
-import { clipLine } from './clip-line.ts';
+import { truncateLine } from '../shared/truncate.ts';
 
 /** Commands kept per agent; Claude Code announces a few dozen. */
 export const MAX_AGENT_COMMANDS = 200;
@@ -31,8 +31,8 @@ export function normalizeCommands(commands: readonly unknown[]): AgentCommand[] 
     const bare = name.trim().replace(/^\//, '');
     if (!NAME.test(bare) || names.has(bare)) continue;
     names.add(bare);
-    const command: AgentCommand = { name: bare, description: clipLine(typeof description === 'string' ? description : '', MAX_DESCRIPTION_LENGTH) };
-    if (typeof hint === 'string' && hint.trim()) command.hint = clipLine(hint, MAX_HINT_LENGTH);
+    const command: AgentCommand = { name: bare, description: truncateLine(typeof description === 'string' ? description : '', MAX_DESCRIPTION_LENGTH) };
+    if (typeof hint === 'string' && hint.trim()) command.hint = truncateLine(hint, MAX_HINT_LENGTH);
     kept.push(command);
   }
   return kept;

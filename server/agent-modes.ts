@@ -5,7 +5,7 @@
  */
 import { LIMITS } from '../shared/limits.ts';
 import type { AgentMode } from '../shared/schemas.ts';
-import { clipLine } from './clip-line.ts';
+import { truncateLine } from '../shared/truncate.ts';
 
 /** Modes kept per agent; coding agents offer a handful. */
 export const MAX_AGENT_MODES = 50;
@@ -31,9 +31,9 @@ export function normalizeModes(modes: readonly unknown[]): AgentMode[] {
     const trimmed = id.trim();
     if (!trimmed || trimmed.length > LIMITS.maxModeIdLength || ids.has(trimmed)) continue;
     ids.add(trimmed);
-    const shownName = typeof name === 'string' ? clipLine(name, MAX_NAME_LENGTH) : '';
+    const shownName = typeof name === 'string' ? truncateLine(name, MAX_NAME_LENGTH) : '';
     const mode: AgentMode = { id: trimmed, name: shownName || trimmed };
-    if (typeof description === 'string' && description.trim()) mode.description = clipLine(description, MAX_DESCRIPTION_LENGTH);
+    if (typeof description === 'string' && description.trim()) mode.description = truncateLine(description, MAX_DESCRIPTION_LENGTH);
     kept.push(mode);
   }
   return kept;

@@ -6,7 +6,7 @@
 import { BOOLEAN_SETTING_OPTIONS } from '../shared/agent-setting.ts';
 import { LIMITS } from '../shared/limits.ts';
 import type { AgentSetting, AgentSettingOption } from '../shared/schemas.ts';
-import { clipLine } from './clip-line.ts';
+import { truncateLine } from '../shared/truncate.ts';
 
 /** Settings kept per agent; coding agents offer two or three (model, mode, reasoning level). */
 export const MAX_AGENT_SETTINGS = 20;
@@ -34,7 +34,7 @@ function readId(value: unknown): string | null {
 }
 
 function describeLine(value: unknown, max: number): string | undefined {
-  return typeof value === 'string' && value.trim() ? clipLine(value, max) : undefined;
+  return typeof value === 'string' && value.trim() ? truncateLine(value, max) : undefined;
 }
 
 /**

@@ -11,7 +11,7 @@ import { makeId } from '../shared/ids.ts';
 import { AssistantPartSchema, PlanEntrySchema, type AssistantMessage, type AssistantPart, type Notice, type Op, type PlanEntry } from '../shared/schemas.ts';
 import type { NoticeInput, TextSource } from './agent.ts';
 import type { ChatManager } from './chats.ts';
-import { clipLine } from './clip-line.ts';
+import { truncateLine } from '../shared/truncate.ts';
 import { describeError } from './describe-error.ts';
 import { toJsonValue } from './to-json-value.ts';
 import { messagePath } from './state-paths.ts';
@@ -211,7 +211,7 @@ const SEVERITIES = new Set(['info', 'warning', 'error']);
 /** A notice as the state holds it, or a clear error for one without a title. */
 function toNotice(input: NoticeInput): Notice {
   const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-  const title = typeof raw.title === 'string' ? clipLine(raw.title, LIMITS.maxNoticeTitleLength) : '';
+  const title = typeof raw.title === 'string' ? truncateLine(raw.title, LIMITS.maxNoticeTitleLength) : '';
   if (!title) throw new Error('The agent wrote a notice without a title');
   const severity = typeof raw.severity === 'string' && SEVERITIES.has(raw.severity) ? raw.severity : 'info';
   const notice: Notice = { severity, title };

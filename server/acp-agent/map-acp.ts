@@ -9,9 +9,8 @@ import { readAttachedImage, readAttachedText, SVG_SOURCE_HEADING } from '../atta
 import { formatList } from '../../shared/format.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { ApprovalLabels, ApprovalOption, FilePart, ImagePart, Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
-import { truncateText } from '../../shared/truncate.ts';
+import { truncateLine, truncateText } from '../../shared/truncate.ts';
 import type { ApprovalAnswer, NoticeInput } from '../agent.ts';
-import { clipLine } from '../clip-line.ts';
 
 /**
  * The prompt for one user message: its text, images and files as ACP blocks the agent said it
@@ -231,7 +230,7 @@ export function approvalLabelsOf(options: readonly PermissionOption[]): Approval
     if (outcome.outcome !== 'selected') return undefined;
     const option = options.find((o) => o.optionId === outcome.optionId);
     if (!option || !kinds.includes(option.kind)) return undefined;
-    const name = clipLine(option.name, LIMITS.maxTitleLength);
+    const name = truncateLine(option.name, LIMITS.maxTitleLength);
     return name || undefined;
   };
   const labels: ApprovalLabels = {};
@@ -257,7 +256,7 @@ export function approvalOptionsOf(options: readonly PermissionOption[]): Approva
   if (options.length === 0 || options.length > LIMITS.maxApprovalOptions) return undefined;
   const offered: ApprovalOption[] = [];
   for (const o of options) {
-    const label = clipLine(o.name, LIMITS.maxTitleLength);
+    const label = truncateLine(o.name, LIMITS.maxTitleLength);
     if (!label || !o.optionId || o.optionId.length > LIMITS.maxApprovalOptionIdLength || offered.some((p) => p.id === o.optionId)) return undefined;
     offered.push({ id: o.optionId, label, kind: o.kind });
   }
