@@ -90,7 +90,7 @@ export default defineConfig({
   },
   test: {
     environment: 'node',
-    include: ['bench/**/*.test.ts', 'docs/**/*.test.ts', 'test-support/**/*.test.ts', 'shared/**/*.test.{ts,tsx}', 'server/**/*.test.{ts,tsx}', 'toolbar/**/*.test.{ts,tsx}'],
+    include: ['bench/**/*.test.ts', 'docs/**/*.test.ts', 'test-support/**/*.test.ts', 'shared/**/*.test.{ts,tsx}', 'server/**/*.test.{ts,tsx}', 'toolbar/**/*.test.{ts,tsx}', 'vite-plugin/**/*.test.ts'],
     exclude: ['e2e/**', 'node_modules/**', 'dist/**', 'lib/**', 'test-support/package-install.test.ts'],
   },
 });

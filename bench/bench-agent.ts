@@ -2,7 +2,7 @@
  * The bench agent, written with the public SDK: it streams the plan it is sent with
  * `ctx.reply.text(asyncIterable)` and records, per delta index, the time it handed the delta over.
  */
-import { defineAgent, type AgentDefinition } from '../server/agent.ts';
+import { defineAgent, type AgentDefinition } from '../server/sdk/agent.ts';
 import { nowMs } from './clock.ts';
 import { parsePlan, planDeltas, type StreamPlan } from './stream-plan.ts';
 

@@ -6,7 +6,7 @@
  * const echo = defineAgent({ id: 'me/echo', description: 'Echoes', run: (ctx) => ctx.reply.text(ctx.text) });
  * await startServer({ agents: [echo] });
  */
-export { defineAgent, describeAgent, ToolDeniedError } from './agent.ts';
+export { defineAgent, describeAgent, ToolDeniedError } from './sdk/agent.ts';
 export type {
   AgentDefinition,
   AgentTool,
@@ -25,11 +25,11 @@ export type {
   ToolCallDisplay,
   ToolCallHandle,
   ToolCallResult,
-} from './agent.ts';
-export type { ContextUsageInput } from './context-usage.ts';
+} from './sdk/agent.ts';
+export type { ContextUsageInput } from './sdk/context-usage.ts';
 export { startServer, defaultDataDir } from './server.ts';
 export type { AgentbarServer, ServerOptions, LogFn } from './server.ts';
-export { createDemoAgents } from './demo-agents.ts';
+export { createDemoAgents } from './sdk/demo-agents.ts';
 export { createModelAgent } from './model-agent/create-model-agent.ts';
 export type { ModelAgentOptions, ModelAgentTool } from './model-agent/create-model-agent.ts';
 export type { ModelPrice } from './model-agent/model-price.ts';

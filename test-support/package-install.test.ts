@@ -104,7 +104,7 @@ describe('the npm package', () => {
       'bin/agentbar.mjs',
       'lib/server/index.js',
       'lib/server/index.d.ts',
-      'lib/server/cli.js',
+      'lib/server/cli/main.js',
       'lib/shared/index.js',
       'lib/shared/index.d.ts',
       'dist/toolbar.js',

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tryReadConnectionFile } from '../server/connection-file.ts';
+import { tryReadConnectionFile } from '../server/host/connection-file.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO_ROOT, 'bin', 'agentbar.mjs');

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect } from 'vitest';
 import type { Message, State, ToolCallPart } from '../shared/schemas.ts';
-import { defineAgent, type AgentDefinition } from '../server/agent.ts';
+import { defineAgent, type AgentDefinition } from '../server/sdk/agent.ts';
 import { createMemoryChatRepository } from '../server/persistence/memory-chat-repository.ts';
 import { startServer, type AgentbarServer, type ServerOptions } from '../server/server.ts';
 import { TestClient, type TestClientOptions } from './test-client.ts';

@@ -5,7 +5,7 @@
  * start): the reason is the part worth reading, so it comes with the message.
  */
 import { truncateLine } from '../../shared/truncate.ts';
-import { describeError } from '../describe-error.ts';
+import { describeError } from '../sync/describe-error.ts';
 
 /** Longest detail kept: enough for an error line, not a stack trace or a dump of the request. */
 const MAX_DETAIL = 300;

@@ -5,12 +5,12 @@
  */
 import type { ContentBlock, PermissionOption, PlanEntry as AcpPlanEntry, PromptCapabilities, RequestPermissionOutcome, ToolCallContent, ToolCallLocation } from '@agentclientprotocol/sdk';
 import { splitDataUrl } from '../../shared/data-url.ts';
-import { readAttachedImage, readAttachedText, SVG_SOURCE_HEADING } from '../attached-text.ts';
+import { readAttachedImage, readAttachedText, SVG_SOURCE_HEADING } from '../sdk/attached-text.ts';
 import { formatList } from '../../shared/format.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { ApprovalLabels, ApprovalOption, FilePart, ImagePart, Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
 import { truncateLine, truncateText } from '../../shared/truncate.ts';
-import type { ApprovalAnswer, NoticeInput } from '../agent.ts';
+import type { ApprovalAnswer, NoticeInput } from '../sdk/agent.ts';
 
 /**
  * The prompt for one user message: its text, images and files as ACP blocks the agent said it

@@ -4,7 +4,7 @@
  * value per chat, so a setting's default is what a new session starts with.
  */
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
-import type { AgentSettingInput } from '../agent-settings.ts';
+import type { AgentSettingInput } from '../sdk/agent-settings.ts';
 
 type SelectOption = Extract<SessionConfigOption, { type: 'select' }>;
 type BooleanOption = Extract<SessionConfigOption, { type: 'boolean' }>;

@@ -2,7 +2,7 @@
  * `agentbar agents [--json]`: every agent of the server, with its tools, workflows, active skill
  * and the commands, modes and settings it announced.
  */
-import { shownOn } from '../terminal/terminal-text.ts';
+import { shownOn } from './terminal/terminal-text.ts';
 import type { AgentInfo } from '../../shared/schemas.ts';
 import { isBooleanSetting } from '../../shared/agent-setting.ts';
 import { attachOrEmbed } from './attach.ts';

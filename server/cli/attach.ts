@@ -6,7 +6,7 @@
 import WebSocket from 'ws';
 import { createSyncClient, type SyncClient } from '../../shared/sync-client.ts';
 import { createWebSocketConnector } from '../../shared/transport.ts';
-import { readConnectionFile, type ConnectionInfo } from '../connection-file.ts';
+import { readConnectionFile, type ConnectionInfo } from '../host/connection-file.ts';
 import { startServer, type AgentbarServer } from '../server.ts';
 import { buildAgents, type AgentFlags } from './build-agents.ts';
 import { CliError } from './chat-turn.ts';

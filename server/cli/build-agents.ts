@@ -4,9 +4,9 @@
  * implemented one answers a new chat, so your own agent comes first.
  */
 import path from 'node:path';
-import type { AgentDefinition } from '../agent.ts';
-import type { AcpArgs, ModelArgs } from '../cli-args.ts';
-import { createDemoAgents } from '../demo-agents.ts';
+import type { AgentDefinition } from '../sdk/agent.ts';
+import type { AcpArgs, ModelArgs } from './cli-args.ts';
+import { createDemoAgents } from '../sdk/demo-agents.ts';
 
 /** Where the agents' own lines go (an ACP agent started, a model endpoint that does not answer). */
 export type AgentLog = (agentId: string, level: 'info' | 'warn' | 'error', message: string) => void;

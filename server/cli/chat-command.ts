@@ -7,7 +7,7 @@
 import { fstatSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { UsageError } from '../cli-args.ts';
+import { UsageError } from './cli-args.ts';
 import { describeApprovalQuestion, readApprovalAnswer } from './approval-prompt.ts';
 import { attachOrEmbed, type Attached } from './attach.ts';
 import { CliError, openSession, runTurn, type Approver, type TurnOutput, type TurnResult } from './chat-turn.ts';
@@ -15,8 +15,8 @@ import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
 import { routeConsoleTo } from './route-console.ts';
 import { watchStopSignals } from './stop-signals.ts';
 import { describeUnknownAgent } from './unknown-agent.ts';
-import { AttachmentError, readAttachments, type Attachment } from '../terminal/read-attachment.ts';
-import { shownOn, stripTerminalControls } from '../terminal/terminal-text.ts';
+import { AttachmentError, readAttachments, type Attachment } from './terminal/read-attachment.ts';
+import { shownOn, stripTerminalControls } from './terminal/terminal-text.ts';
 
 export const CHAT_USAGE = `Usage: agentbar chat -a <agent> [-m <message> [--attach <file>]…] [--session <name>] [--new] [--yes] [--save-files <dir>]
 

@@ -5,8 +5,8 @@
 import { RequestError, type SyncClient } from '../../shared/sync-client.ts';
 import type { AssistantMessage, ChatInfo, FilePart, ImagePart, Message, State, ToolCallPart } from '../../shared/schemas.ts';
 import { formatThinkingTime } from '../../shared/format.ts';
-import { describeReplyFile, saveReplyFile } from '../terminal/save-reply-file.ts';
-import { describeNotice } from '../terminal/terminal-text.ts';
+import { describeReplyFile, saveReplyFile } from './terminal/save-reply-file.ts';
+import { describeNotice } from './terminal/terminal-text.ts';
 import { truncateText } from '../../shared/truncate.ts';
 
 /** A mistake or refusal the user must read; `exitCode` is what the command exits with. */

@@ -4,7 +4,7 @@
  * running and the command starts one of its own).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { checkModelArgs, collectAcpArgs, defaultModelAgentId, parseAgentId, parseApiKeyEnv, parseBaseUrl, parseContextWindow, parsePrice, suggestOption, UsageError, type AcpArgs, type ModelArgs } from '../cli-args.ts';
+import { checkModelArgs, collectAcpArgs, defaultModelAgentId, parseAgentId, parseApiKeyEnv, parseBaseUrl, parseContextWindow, parsePrice, suggestOption, UsageError, type AcpArgs, type ModelArgs } from './cli-args.ts';
 import { defaultDataDir } from '../server.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;

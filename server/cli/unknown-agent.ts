@@ -1,5 +1,5 @@
 /** The words for an agent id nobody serves, shared by `chat -a` and the terminal chat's `/agent`. */
-import { findClosest } from '../closest-word.ts';
+import { findClosest } from './closest-word.ts';
 
 /**
  * The refusal of an agent id nobody serves, with the ones there are and, for a near miss (the

@@ -7,7 +7,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '../../shared/schemas.ts';
-import type { ToolCallResult } from '../agent.ts';
+import type { ToolCallResult } from '../sdk/agent.ts';
 
 export interface PageToolEndpointOptions {
   /** The tools connected toolbars declared now. */

@@ -10,8 +10,8 @@ import { dataUrlBytes } from '../../shared/data-url.ts';
 import { formatBytes, formatList } from '../../shared/format.ts';
 import type { FilePart, ImagePart, UserMessage } from '../../shared/schemas.ts';
 import { truncateText } from '../../shared/truncate.ts';
-import { isMediaMime, readAttachedImage, readAttachedText, SVG_SOURCE_HEADING } from '../attached-text.ts';
-import type { NoticeInput } from '../agent.ts';
+import { isMediaMime, readAttachedImage, readAttachedText, SVG_SOURCE_HEADING } from '../sdk/attached-text.ts';
+import type { NoticeInput } from '../sdk/agent.ts';
 
 /** An attached text file goes to the model up to this many characters (about 25k tokens). */
 export const MAX_ATTACHED_TEXT = 100_000;

@@ -6,7 +6,7 @@
  * stops the server from starting: the agent is served either way.
  */
 import { collapseWhitespace, truncateText } from '../../shared/truncate.ts';
-import { stripTerminalControls } from '../terminal/terminal-text.ts';
+import { stripTerminalControls } from '../cli/terminal/terminal-text.ts';
 import { lacksApiVersion, readErrorBodyMessage } from './describe-model-error.ts';
 
 export interface EndpointCheckOptions {

@@ -10,7 +10,7 @@ import { LIMITS } from '../../shared/limits.ts';
 import { formatList } from '../../shared/format.ts';
 import { truncateText } from '../../shared/truncate.ts';
 import type { ToolDefinition } from '../../shared/schemas.ts';
-import { defineAgent, ToolDeniedError, type AgentDefinition, type AgentSettingInput, type AgentTool, type RunContext } from '../agent.ts';
+import { defineAgent, ToolDeniedError, type AgentDefinition, type AgentSettingInput, type AgentTool, type RunContext } from '../sdk/agent.ts';
 import { addAlwaysAllowed, listAlwaysAllowed, removeAlwaysAllowed, type AlwaysAllowed } from './always-allowed.ts';
 import { describeLeftOut, describeUnreadable, describeUnsendableImages, listUnreadable, listUnsendableImages, withoutMedia } from './attachments.ts';
 import { buildModelMessages, DEFAULT_HISTORY_MESSAGES } from './build-prompt.ts';

@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { AgentDefinition } from '../agent.ts';
-import type { CommandLinePrice, ModelArgs } from '../cli-args.ts';
+import type { AgentDefinition } from '../sdk/agent.ts';
+import type { CommandLinePrice, ModelArgs } from '../cli/cli-args.ts';
 import { checkModelEndpoint } from './check-endpoint.ts';
 import { createModelAgent } from './create-model-agent.ts';
 

@@ -5,7 +5,7 @@
  * journal and sets damaged files aside. When to write which is the repository's business.
  */
 import type { ChatInfo, Message } from '../../shared/schemas.ts';
-import type { OpBuffer } from '../op-buffer.ts';
+import type { OpBuffer } from '../sync/op-buffer.ts';
 import { appendDurably, fileSize, fsyncDir, isReplacedError, readLastByte, removeFile, truncateFile, writeFileAtomic, type IoCounters } from './atomic-file.ts';
 import { encodeChatFile, makeGeneration, parseChatFile, parseHeader } from './chat-file-format.ts';
 import { readHeaderLine, readText, repairJournalTail, setAside } from './chat-files.ts';

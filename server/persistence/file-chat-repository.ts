@@ -13,7 +13,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { ChatInfo, Message, Op } from '../../shared/schemas.ts';
-import { OpBuffer } from '../op-buffer.ts';
+import { OpBuffer } from '../sync/op-buffer.ts';
 import { removeFile, type IoCounters } from './atomic-file.ts';
 import { ChatOnDisk, type DiskContext } from './chat-on-disk.ts';
 import { sweepTempFiles } from './chat-files.ts';

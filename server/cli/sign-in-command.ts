@@ -1,0 +1,38 @@
+/**
+ * `agentbar sign-in`: prints a new one-time address for the demo page of the running server, for a
+ * second browser or when the one printed at start has expired.
+ */
+import { describeSilentServer, readConnectionFile } from '../host/connection-file.ts';
+import { parseCommandArgs } from './command-args.ts';
+
+export const SIGN_IN_USAGE = `Usage: agentbar sign-in [--data-dir <dir>]
+
+Prints a one-time address that opens the demo page of the running agentbar server in a browser
+(once, within 5 minutes) and keeps that browser signed in. The server is found through
+DATA_DIR/server.json (default $AGENTBAR_DATA_DIR or ~/.agentbar).`;
+
+export async function runSignIn(argv: string[]): Promise<number> {
+  const { common } = parseCommandArgs(argv, {});
+  if (common.help) {
+    console.log(SIGN_IN_USAGE);
+    return 0;
+  }
+  const dataDir = common.dataDir;
+  try {
+    const info = await readConnectionFile(dataDir);
+    const res = await fetch(`${info.http}/sign-in-links`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${info.token}` },
+      signal: AbortSignal.timeout(10_000),
+    }).catch((error: unknown) => {
+      throw new Error(describeSilentServer(dataDir, info, error));
+    });
+    if (!res.ok) throw new Error(`the server answered ${res.status}: ${(await res.text()).trim()}`);
+    const { url } = (await res.json()) as { url: string };
+    console.log(`${url}\n(opens the demo page once, within 5 minutes)`);
+    return 0;
+  } catch (error) {
+    console.error(`agentbar sign-in: ${(error as Error).message}`);
+    return 1;
+  }
+}
