@@ -4,12 +4,10 @@
  * into the toolbar's shadow root, so there is no CSS file to serve. The highlighter's grammars go
  * beside it, one small script each in `dist/lang/`, loaded when first needed.
  *
- * Also the vitest config: unit tests beside the code in shared/, server/ and toolbar/; e2e/ is
- * Playwright's.
+ * The tests' config is vitest.config.ts.
  */
 import { fileURLToPath } from 'node:url';
-import type { Plugin } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vite';
 import { transform as transformCss } from 'lightningcss';
 import { GRAMMAR_NAMES } from './toolbar/markdown/grammar-names.ts';
 import { grammarScript } from './toolbar/markdown/grammar-sources.ts';
@@ -87,10 +85,5 @@ export default defineConfig({
       formats: ['iife'],
       fileName: () => 'toolbar.js',
     },
-  },
-  test: {
-    environment: 'node',
-    include: ['bench/**/*.test.ts', 'docs/**/*.test.ts', 'test-support/**/*.test.ts', 'shared/**/*.test.{ts,tsx}', 'server/**/*.test.{ts,tsx}', 'toolbar/**/*.test.{ts,tsx}', 'vite-plugin/**/*.test.ts'],
-    exclude: ['e2e/**', 'node_modules/**', 'dist/**', 'lib/**', 'test-support/package-install.test.ts'],
   },
 });
