@@ -6,7 +6,8 @@ import { shownOn } from './terminal/terminal-text.ts';
 import type { AgentInfo } from '../../shared/schemas.ts';
 import { isBooleanSetting } from '../../shared/agent-setting.ts';
 import { attachOrEmbed } from './attach.ts';
-import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
+import { COMMON_HELP, describeOptions } from './options.ts';
+import { parseCommandArgs } from './parse-args.ts';
 
 export const AGENTS_USAGE = `Usage: agentbar agents [--json] [--data-dir <dir>]
 
@@ -14,7 +15,7 @@ Lists the agents of the agent server: id, description, whether it is implemented
 their type: deterministic or decision), its workflows, its active skill, the /commands it
 announced (an ACP agent's, sent to it as messages), its modes (the first is a chat's default) and
 its settings (a model, a reasoning level: each with its values, the default marked *).
-  --json                Print the list as JSON (the AgentInfo objects of GET /agents)
+${describeOptions(['json'], 22, 'agents')}
 ${COMMON_HELP}`;
 
 /** The human listing. */
@@ -39,7 +40,7 @@ export function formatAgents(agents: readonly AgentInfo[]): string {
 }
 
 export async function runAgents(argv: string[]): Promise<number> {
-  const { values, common } = parseCommandArgs(argv, { json: { type: 'boolean' } });
+  const { values, common } = parseCommandArgs('agents', argv);
   if (common.help) {
     console.log(AGENTS_USAGE);
     return 0;

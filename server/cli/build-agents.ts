@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { AgentDefinition } from '../sdk/agent.ts';
-import type { AcpArgs, ModelArgs } from './cli-args.ts';
+import type { AcpArgs, ModelArgs } from './parse-args.ts';
 import { createDemoAgents } from '../sdk/demo-agents.ts';
 
 /** Where the agents' own lines go (an ACP agent started, a model endpoint that does not answer). */

@@ -7,11 +7,11 @@
 import { fstatSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { UsageError } from './cli-args.ts';
 import { describeApprovalQuestion, readApprovalAnswer } from './approval-prompt.ts';
 import { attachOrEmbed, type Attached } from './attach.ts';
 import { CliError, openSession, runTurn, type Approver, type TurnOutput, type TurnResult } from './chat-turn.ts';
-import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
+import { COMMON_HELP, describeOptions } from './options.ts';
+import { parseCommandArgs, UsageError } from './parse-args.ts';
 import { routeConsoleTo } from './route-console.ts';
 import { watchStopSignals } from './stop-signals.ts';
 import { describeUnknownAgent } from './unknown-agent.ts';
@@ -26,17 +26,7 @@ Tool calls, the files a reply carries and how long the agent thought are noted o
 Without -m, reads one message per line from piped input (exiting with the status of the last), or
 opens the interactive chat on a terminal (/help for its commands). Ctrl+C (SIGINT), SIGTERM or
 SIGHUP during a reply stops it and exits 130, 143 or 129.
-  -a, --agent <id>      The agent to talk to (\`agentbar agents\` lists them); needed unless one
-                        agent is given with --model or --acp
-  -m, --message <text>  The message to send
-  --session <name>      The chat to use, by title or id (default "default"; created on first use)
-  --new                 Start that session afresh (deleting it through the agent, which may refuse)
-  --yes                 Approve the agent's tool calls without asking (needed without a terminal)
-  --save-files <dir>    Write the files a reply carries to <dir> (created if missing; an existing
-                        file is never replaced: orders.csv, then orders-1.csv); exits 1 if one fails
-  --attach <file>       Send a file with the -m message (repeatable): images as images, anything
-                        else as a file, as the toolbar sends them (at most 5 MB each); - reads
-                        standard input (git diff | agentbar chat -a … -m "review" --attach -)
+${describeOptions(['agent', 'message', 'session', 'new', 'yes', 'save-files', 'attach'])}
 ${COMMON_HELP}`;
 
 function completionLine(result: TurnResult, where: string): string {
@@ -125,15 +115,7 @@ function makeApprover(options: { yes: boolean; interactive: boolean; note: (line
 }
 
 export async function runChat(argv: string[]): Promise<number> {
-  const { values, common } = parseCommandArgs(argv, {
-    agent: { type: 'string', short: 'a' },
-    message: { type: 'string', short: 'm' },
-    session: { type: 'string' },
-    new: { type: 'boolean' },
-    yes: { type: 'boolean' },
-    'save-files': { type: 'string' },
-    attach: { type: 'string', multiple: true },
-  });
+  const { values, common } = parseCommandArgs('chat', argv);
   if (common.help) {
     console.log(CHAT_USAGE);
     return 0;

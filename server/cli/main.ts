@@ -2,7 +2,8 @@
  * `agentbar serve`: the demo agents on one port, until SIGINT / SIGTERM / SIGHUP, which flush the chats,
  * remove the connection file and exit 0.
  */
-import { parseServeArgs, UsageError, USAGE } from './cli-args.ts';
+import { USAGE } from './options.ts';
+import { parseServeArgs, UsageError } from './parse-args.ts';
 import path from 'node:path';
 import type { AgentDefinition } from '../sdk/agent.ts';
 import { readPackageVersion } from '../host/package-info.ts';

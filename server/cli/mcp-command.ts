@@ -9,8 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { parseCommandArgs } from './command-args.ts';
-import { UsageError } from './cli-args.ts';
+import { parseCommandArgs, UsageError } from './parse-args.ts';
 import { describeSilentServer, readConnectionFile } from '../host/connection-file.ts';
 
 export const MCP_USAGE = `Usage: agentbar mcp [--chat <id>] [--data-dir <dir>]
@@ -26,7 +25,7 @@ toolbar. --chat sends them to the toolbar of that chat's user.`;
  * @example process.exit(await runMcp(['--chat', 'chat_123']));
  */
 export async function runMcp(argv: string[]): Promise<number> {
-  const { values, common } = parseCommandArgs(argv, { url: { type: 'string' }, chat: { type: 'string' } });
+  const { values, common } = parseCommandArgs('mcp', argv);
   if (common.help) {
     console.log(MCP_USAGE);
     return 0;

@@ -6,23 +6,18 @@ import { formatChatMarkdown } from '../../shared/chat-markdown.ts';
 import { formatCost, formatLocalDateTime, sumChatCosts } from '../../shared/format.ts';
 import type { ChatInfo, Message, State } from '../../shared/schemas.ts';
 import type { SyncClient } from '../../shared/sync-client.ts';
-import { UsageError } from './cli-args.ts';
 import { shownOn } from './terminal/terminal-text.ts';
 import { attachOrEmbed } from './attach.ts';
 import { CliError, findSession, reasonOf } from './chat-turn.ts';
-import { COMMON_HELP, parseCommandArgs } from './command-args.ts';
+import { COMMON_HELP, describeOptions } from './options.ts';
+import { parseCommandArgs, UsageError } from './parse-args.ts';
 
 export const SESSIONS_USAGE = `Usage: agentbar sessions [--delete <name> | --export <name>] [--json] [--data-dir <dir>]
 
 Lists the chats ("sessions"), latest first: name, the agents that answered in it, message count,
 what it has cost where an agent said (a model agent given --price, an ACP agent that reports it),
 last update (local time), id.
-  --delete <name>       Delete the chat with this title or id (its agent may refuse: the reason is printed)
-  --export <name>       Print the chat with this title or id as Markdown (> chat.md to keep it): who
-                        wrote each message and when, tool calls and their results (cut at 4,000
-                        characters), attachments by name; the toolbar's "Copy chat" gives the same text
-  --json                Print the list as JSON (updatedAt in ISO 8601, UTC); with --export, the
-                        chat's messages as the protocol has them
+${describeOptions(['delete', 'export', 'json'], 22, 'sessions')}
 ${COMMON_HELP}`;
 
 interface SessionRow {
@@ -55,7 +50,7 @@ async function readMessages(client: SyncClient, chat: ChatInfo): Promise<Message
 }
 
 export async function runSessions(argv: string[]): Promise<number> {
-  const { values, common } = parseCommandArgs(argv, { delete: { type: 'string' }, export: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, common } = parseCommandArgs('sessions', argv);
   if (common.help) {
     console.log(SESSIONS_USAGE);
     return 0;

@@ -3,7 +3,7 @@
  * second browser or when the one printed at start has expired.
  */
 import { describeSilentServer, readConnectionFile } from '../host/connection-file.ts';
-import { parseCommandArgs } from './command-args.ts';
+import { parseCommandArgs } from './parse-args.ts';
 
 export const SIGN_IN_USAGE = `Usage: agentbar sign-in [--data-dir <dir>]
 
@@ -12,7 +12,7 @@ Prints a one-time address that opens the demo page of the running agentbar serve
 DATA_DIR/server.json (default $AGENTBAR_DATA_DIR or ~/.agentbar).`;
 
 export async function runSignIn(argv: string[]): Promise<number> {
-  const { common } = parseCommandArgs(argv, {});
+  const { common } = parseCommandArgs('sign-in', argv);
   if (common.help) {
     console.log(SIGN_IN_USAGE);
     return 0;

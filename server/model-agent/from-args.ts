@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { AgentDefinition } from '../sdk/agent.ts';
-import type { CommandLinePrice, ModelArgs } from '../cli/cli-args.ts';
+import type { CommandLinePrice, ModelArgs } from '../cli/parse-args.ts';
 import { checkModelEndpoint } from './check-endpoint.ts';
 import { createModelAgent } from './create-model-agent.ts';
 

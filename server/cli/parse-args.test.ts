@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseServeArgs, USAGE, UsageError } from './cli-args.ts';
-import { parseCommandArgs } from './command-args.ts';
+import { USAGE } from './options.ts';
+import { parseCommandArgs, parseServeArgs, UsageError } from './parse-args.ts';
 
 const TOKEN = '0123456789abcdef';
 
@@ -239,10 +239,10 @@ describe('parseServeArgs mistakes', () => {
 
 describe('parseCommandArgs: the model flags of agentbar chat, agents and sessions', () => {
   it('takes --context-window as serve does, and refuses what serve refuses', () => {
-    const { common } = parseCommandArgs(['--model', 'llama3.2', '--base-url', 'http://127.0.0.1:11434/v1', '--context-window', '32768'], {});
+    const { common } = parseCommandArgs('agents', ['--model', 'llama3.2', '--base-url', 'http://127.0.0.1:11434/v1', '--context-window', '32768']);
     expect(common.model).toMatchObject({ name: 'llama3.2', contextWindow: 32768 });
-    expect(parseCommandArgs(['--model', 'llama3.2', '--base-url', 'http://127.0.0.1:11434/v1'], {}).common.model!.contextWindow).toBeUndefined();
-    expect(() => parseCommandArgs(['--model', 'llama3.2', '--base-url', 'http://127.0.0.1:11434/v1', '--context-window', '32k'], {})).toThrow(
+    expect(parseCommandArgs('agents', ['--model', 'llama3.2', '--base-url', 'http://127.0.0.1:11434/v1']).common.model!.contextWindow).toBeUndefined();
+    expect(() => parseCommandArgs('agents', ['--model', 'llama3.2', '--base-url', 'http://127.0.0.1:11434/v1', '--context-window', '32k'])).toThrow(
       new UsageError("--context-window takes the model's context window as a number of tokens, such as 131072, got 32k"),
     );
   });
@@ -259,14 +259,36 @@ describe('parseCommandArgs: the model flags of agentbar chat, agents and session
     [['--model', 'm', '--base-url', 'http://x', '--api-key-env', 'sk-abcdefghijklmnop'], '--api-key-env takes the NAME of an environment variable (not the key itself), got sk-a…'],
     [['--model', 'm', '--base-url', 'http://x', '--agent-id', 'bad id'], '--agent-id needs a path such as acme/assistant, got bad id'],
   ])('refuses %j as serve does', (argv, message) => {
-    expect(() => parseCommandArgs(argv, {})).toThrow(new UsageError(message));
+    expect(() => parseCommandArgs('agents', argv)).toThrow(new UsageError(message));
   });
 
   it('takes the model flags serve takes, with the same defaults', () => {
     const argv = ['--model', 'llama3.2:3b', '--base-url', 'http://127.0.0.1:11434/v1/'];
     const { model: fromServe } = parseServeArgs(argv);
-    expect(parseCommandArgs(argv, {}).common.model).toEqual(fromServe);
+    expect(parseCommandArgs('agents', argv).common.model).toEqual(fromServe);
     const all = [...argv, '--model', 'qwen', '--api-key-env', 'MY_KEY', '--agent-id', 'acme/helper', '--system', 'Be brief.', '--skills-dir', '/tmp/s', '--reload-skills-each-task', '--context-window', '4096', '--price', '2.50/10/1.25'];
-    expect(parseCommandArgs(all, {}).common.model).toEqual(parseServeArgs(all).model);
+    expect(parseCommandArgs('agents', all).common.model).toEqual(parseServeArgs(all).model);
+  });
+});
+
+describe('one option table for every command', () => {
+  it('gives each command only its own options, and their values by name', () => {
+    expect(parseCommandArgs('chat', ['-a', 'demo/guide', '--attach', 'a.png', '--attach=-', '--new', '-mhello']).values).toEqual({ agent: 'demo/guide', attach: ['a.png', '-'], new: true, message: 'hello' });
+    expect(() => parseCommandArgs('agents', ['--port', '1'])).toThrow(new UsageError("Unknown option '--port'"));
+    expect(usageError(['--json']).message).toBe('Unknown option: --json');
+  });
+
+  it.each([
+    [['--mesage', 'hi'], "Unknown option '--mesage' (did you mean --message?)"],
+    [['-m'], "Option '-m, --message <value>' argument missing"],
+    [['--new=yes'], "Option '--new' does not take an argument"],
+    [['extra'], "Unexpected argument 'extra'. This command does not take positional arguments"],
+  ])('words a mistake of chat %j as util.parseArgs does', (argv, message) => {
+    expect(() => parseCommandArgs('chat', argv)).toThrow(new UsageError(message));
+  });
+
+  it('puts a flag wider than its column on a line of its own in the help', () => {
+    expect(USAGE).toContain(`  --price <in>/<out>[/<cached in>]\n${' '.repeat(29)}Its prices in USD per million tokens`);
+    expect(USAGE).toContain('  --reload-skills-each-task  Read the skills again');
   });
 });
