@@ -10,8 +10,11 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results',
+  // The spawned servers run `agentbar` bundled once for the run, not through tsx.
+  globalSetup: './test-support/cli-bundle.ts',
+  // Files run side by side, each file's tests one after another (they share its server).
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -253,14 +253,17 @@ test('shows a failing agent as a failed message with its error, and keeps servin
 });
 
 test.describe('while a long reply streams', () => {
-  // Slower than the file's other replies: the run must still be going after a screenshot and several clicks on a busy machine (about 40 s of streaming; Stop ends it).
-  test.use({ paceMs: 40 });
+  // The long reply goes on from step to step only while the gate is open: it is still going
+  // after a screenshot and several clicks, however busy the machine (Stop ends it).
+  test.use({ gate: true });
 
-  test('Stop ends a long streaming reply as stopped', async ({ toolbar, page }, testInfo) => {
+  test('Stop ends a long streaming reply as stopped', async ({ server, toolbar, page }, testInfo) => {
     await toolbar.send('something long');
     const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
     await expect(streaming).toContainText('writing…');
+    server.openGate();
     await expect(streaming).toContainText('Step 2 of a long plan');
+    server.closeGate();
     await snap(page, testInfo, 'long-streaming');
 
     await toolbar.stopButton.click();
@@ -272,10 +275,12 @@ test.describe('while a long reply streams', () => {
     await snap(page, testInfo, 'long-stopped');
   });
 
-  test('keeps each item of a list being streamed in its own paint layer, built once', async ({ toolbar }) => {
+  test('keeps each item of a list being streamed in its own paint layer, built once', async ({ server, toolbar }) => {
     await toolbar.send('something long');
     const streaming = toolbar.log.getByRole('article', { name: 'demo/guide, streaming' });
+    server.openGate();
     await expect(streaming).toContainText('Step 6 of a long plan');
+    server.closeGate();
     const items = streaming.locator('.ab-md > ol > li');
     // The items as elements, kept in the page: the items a delta cannot change stay these very
     // elements, each its own stacking context, so a frame of streaming repaints the last one only.
@@ -284,12 +289,20 @@ test.describe('while a long reply streams', () => {
       return lis.map((li) => getComputedStyle(li).isolation);
     });
     expect(first.slice(0, 5)).toEqual(['isolate', 'isolate', 'isolate', 'isolate', 'isolate']);
+    server.openGate();
     await expect(streaming).toContainText('Step 12 of a long plan');
+    server.closeGate();
     const same = await items.evaluateAll((lis) => (window as unknown as { seenItems: Element[] }).seenItems.map((li, i) => li === lis[i]));
     expect(same).toEqual([true, true, true, true, true]);
     await toolbar.stopButton.click();
     await expect(toolbar.log.getByRole('article', { name: 'demo/guide, stopped' })).toBeVisible();
   });
+
+});
+
+test.describe('while markdown streams slowly', () => {
+  // The stream takes about 7 s: samples see its blocks settle one by one.
+  test.use({ paceMs: 40 });
 
   test('keeps the settled blocks of a streaming reply in one paint layer, laid out as without it', async ({ toolbar }) => {
     await toolbar.send('show me markdown');

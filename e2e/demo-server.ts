@@ -20,6 +20,11 @@ export interface DemoServerOptions {
   dataDir?: string;
   /** More `agentbar serve` flags, e.g. `['--model', 'm', '--base-url', url]`; kept on restart. */
   args?: string[];
+  /**
+   * Holds the demo's long reply and its reasoning after their first line until `openGate()`
+   * (`DemoGate`), so a test acts while a reply surely goes on. Default false.
+   */
+  gate?: boolean;
 }
 
 /** One running (or stopped) demo server; `restart()` brings it back on the same address. */
@@ -44,6 +49,7 @@ export class DemoServer {
     readonly paceMs: number,
     private readonly ownsDataDir: boolean,
     private readonly extraArgs: string[] = [],
+    readonly gated = false,
   ) {}
 
   /**
@@ -53,7 +59,7 @@ export class DemoServer {
    */
   static async start(options: DemoServerOptions = {}): Promise<DemoServer> {
     const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'agentbar-e2e-')));
-    const server = new DemoServer(dataDir, options.paceMs ?? 5, !options.dataDir, options.args ?? []);
+    const server = new DemoServer(dataDir, options.paceMs ?? 5, !options.dataDir, options.args ?? [], options.gate ?? false);
     try {
       await server.launch(['--port', '0']);
     } catch (error) {
@@ -87,6 +93,22 @@ export class DemoServer {
     return (this.lastExit = exit ?? (await proc.kill('SIGKILL')));
   }
 
+  /** Lets the held replies go on, line after line, until `closeGate()` (a server started with `gate`). */
+  openGate(): void {
+    this.tellGate('open');
+  }
+
+  /** Holds the replies of the gate again, at their next line. A restarted server's gate starts closed. */
+  closeGate(): void {
+    this.tellGate('close');
+  }
+
+  private tellGate(line: 'open' | 'close'): void {
+    if (!this.gated) throw new Error('This demo server has no gate: start it with { gate: true }');
+    if (!this.running) throw new Error(`The demo server is not running; cannot ${line} its gate`);
+    this.proc!.child.stdin!.write(`${line}\n`);
+  }
+
   /** Starts it again on the same port, token and data dir (after `stop()`, or stops it first). */
   async restart(): Promise<void> {
     await this.stop();
@@ -101,7 +123,7 @@ export class DemoServer {
 
   private async launch(args: string[]): Promise<void> {
     this.lastExit = null;
-    const proc = await spawnServer(this.dataDir, { args: [...args, ...this.extraArgs], env: { AGENTBAR_DEMO_PACE_MS: String(this.paceMs) } });
+    const proc = await spawnServer(this.dataDir, { args: [...args, ...this.extraArgs], env: { AGENTBAR_DEMO_PACE_MS: String(this.paceMs), ...(this.gated ? { AGENTBAR_DEMO_GATE: 'stdin' } : {}) } });
     this.proc = proc;
     this.httpUrl = proc.httpUrl;
     this.wsUrl = proc.url;

@@ -3,8 +3,9 @@
  *
  * - `server`: the real `agentbar serve` (demo agents) in a child process, ONE PER TEST FILE: the
  *   worker keeps the current file's server and replaces it when the next file starts (files run
- *   one after another in a worker). `test.use({ paceMs })` sets AGENTBAR_DEMO_PACE_MS; a file that
- *   changes it mid-way gets a new server from there on. After each test any run still going is
+ *   one after another in a worker). `test.use({ paceMs })` sets AGENTBAR_DEMO_PACE_MS, and
+ *   `test.use({ gate: true })` holds the long reply and the reasoning until `server.openGate()`;
+ *   a file that changes either mid-way gets a new server from there on. After each test any run still going is
  *   stopped, and a server a test left stopped is started again, so tests never leak into each other.
  * - `toolbar`: the demo page, seen through the toolbar's accessible names.
  *
@@ -19,7 +20,7 @@ export { expect, Toolbar };
 
 interface ServerPool {
   /** The server of this test file (and pace), started on first use. */
-  acquire(file: string, paceMs: number): Promise<DemoServer>;
+  acquire(file: string, paceMs: number, gate: boolean): Promise<DemoServer>;
 }
 
 /** Saves a screenshot of the page as a test artifact (test-results/…/NAME.png) and attaches it. */
@@ -29,20 +30,21 @@ export async function snap(page: Page, testInfo: TestInfo, name: string): Promis
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
-export const test = base.extend<{ paceMs: number; server: DemoServer; toolbar: Toolbar }, { serverPool: ServerPool }>({
+export const test = base.extend<{ paceMs: number; gate: boolean; server: DemoServer; toolbar: Toolbar }, { serverPool: ServerPool }>({
   paceMs: [5, { option: true }],
+  gate: [false, { option: true }],
 
   serverPool: [
     async ({}, use) => {
       const held: { key: string; server: DemoServer | null } = { key: '', server: null };
       await use({
-        async acquire(file, paceMs) {
-          const key = `${file}\n${paceMs}`;
+        async acquire(file, paceMs, gate) {
+          const key = `${file}\n${paceMs}\n${gate}`;
           if (held.server && held.key === key) return held.server;
           const previous = held.server;
           held.server = null;
           await previous?.dispose();
-          held.server = await DemoServer.start({ paceMs });
+          held.server = await DemoServer.start({ paceMs, gate });
           held.key = key;
           return held.server;
         },
@@ -52,10 +54,11 @@ export const test = base.extend<{ paceMs: number; server: DemoServer; toolbar: T
     { scope: 'worker' },
   ],
 
-  server: async ({ serverPool, paceMs }, use, testInfo) => {
-    const server = await serverPool.acquire(testInfo.file, paceMs);
+  server: async ({ serverPool, paceMs, gate }, use, testInfo) => {
+    const server = await serverPool.acquire(testInfo.file, paceMs, gate);
     await use(server);
     if (!server.running) await server.restart();
+    if (gate) server.closeGate();
     await stopAnyRun(server);
   },
 

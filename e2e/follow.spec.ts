@@ -34,7 +34,8 @@ test.describe('a long chat from disk', () => {
   test.beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'agentbar-e2e-follow-'));
     await seedActiveChat(dataDir, makeChat(400));
-    server = await DemoServer.start({ dataDir, paceMs: 15 });
+    // The long reply streams for about 4 s a turn: dozens of samples while it grows.
+    server = await DemoServer.start({ dataDir, paceMs: 4 });
   });
 
   test.afterAll(async () => {

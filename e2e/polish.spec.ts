@@ -191,7 +191,7 @@ test('a grammar that cannot load leaves the code plain and whole', async ({ tool
 });
 
 test.describe('while a long reply streams in another chat', () => {
-  test.use({ paceMs: 40 });
+  test.use({ gate: true });
 
   test('says where it works in a new chat, with a way back there and its Stop, which ends it', async ({ page, toolbar }, testInfo) => {
     await toolbar.start();
@@ -366,16 +366,18 @@ test('resizes the panel from its top-left corner, with the mouse or the arrow ke
 });
 
 test.describe('while the agent thinks', () => {
-  test.use({ paceMs: 150 });
+  // The reasoning holds after its first sentence until the gate opens.
+  test.use({ gate: true });
 
-  test('shows a live preview of its reasoning, then how long it thought', async ({ toolbar, page }, testInfo) => {
+  test('shows a live preview of its reasoning, then how long it thought', async ({ server, toolbar, page }, testInfo) => {
     await toolbar.start();
     await toolbar.send('think first');
     const reasoning = toolbar.log.locator('details.ab-reasoning').last();
     await expect(reasoning.locator('summary')).toContainText('Thinking…');
     await expect(reasoning.locator('.ab-reasoning-preview')).toContainText('The user wants');
     await snap(page, testInfo, 'reasoning-live');
-    await expect(reasoning.locator('summary')).toHaveText(/^Thought for \d+ s$/, { timeout: 30_000 });
+    server.openGate();
+    await expect(reasoning.locator('summary')).toHaveText(/^Thought for \d+ s$/);
     await expect(reasoning.locator('.ab-reasoning-preview')).toHaveCount(0);
   });
 });

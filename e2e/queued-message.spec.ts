@@ -5,11 +5,11 @@
 import { seriousViolations } from './axe.ts';
 import { expect, snap, test } from './fixtures.ts';
 
-// The demo's long reply takes about 15 s at this pace: room to type while it streams on a busy
-// machine, and Stop ends it sooner where a test does not wait for it.
-test.use({ paceMs: 15 });
+// The demo's long reply holds after its first step until the test opens the gate: room to type
+// while it goes on, however busy the machine.
+test.use({ gate: true });
 
-test('sends a message typed during a reply once the reply ends, and says it waits until then', async ({ page, toolbar }, testInfo) => {
+test('sends a message typed during a reply once the reply ends, and says it waits until then', async ({ page, server, toolbar }, testInfo) => {
   await toolbar.start();
   await toolbar.newChat();
   await toolbar.send('a long one');
@@ -30,7 +30,8 @@ test('sends a message typed during a reply once the reply ends, and says it wait
   await snap(page, testInfo, 'queued-message');
 
   // The long reply ends; the waiting message goes by itself and gets its own reply.
-  await expect(toolbar.userMessages).toHaveText(['a long one', 'and then show me some markdown'], { timeout: 60_000 });
+  server.openGate();
+  await expect(toolbar.userMessages).toHaveText(['a long one', 'and then show me some markdown']);
   await expect(queued).toBeHidden();
   await expect(toolbar.doneReplies()).toHaveCount(2, { timeout: 30_000 });
   await expect(toolbar.doneReplies().nth(1)).toContainText('debounce');
@@ -68,7 +69,7 @@ test('Edit and Stop put the waiting message back in the box, unsent', async ({ t
   await expect(toolbar.userMessages).toHaveText(['a long one']);
 });
 
-test('a reload of the page keeps what was typed and the waiting message, which still goes when the reply ends', async ({ page, toolbar }) => {
+test('a reload of the page keeps what was typed and the waiting message, which still goes when the reply ends', async ({ page, server, toolbar }) => {
   await toolbar.start();
   await toolbar.newChat();
   await toolbar.send('a long one');
@@ -83,7 +84,8 @@ test('a reload of the page keeps what was typed and the waiting message, which s
   await toolbar.open();
   await expect(toolbar.composer).toHaveValue('half a thought');
   await expect(toolbar.panel.locator('.ab-queued').getByRole('status')).toHaveText('Sends after this reply: then the markdown');
-  await expect(toolbar.userMessages).toHaveText(['a long one', 'then the markdown'], { timeout: 60_000 });
+  server.openGate();
+  await expect(toolbar.userMessages).toHaveText(['a long one', 'then the markdown']);
   await expect(toolbar.doneReplies()).toHaveCount(2, { timeout: 30_000 });
   await expect(toolbar.composer).toHaveValue('half a thought');
 });

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { AgentDefinition } from '../sdk/agent.ts';
 import type { AcpArgs, ModelArgs } from './parse-args.ts';
-import { createDemoAgents } from '../sdk/demo-agents.ts';
+import { createDemoAgents, DemoGate } from '../sdk/demo-agents.ts';
 
 /** Where the agents' own lines go (an ACP agent started, a model endpoint that does not answer). */
 export type AgentLog = (agentId: string, level: 'info' | 'warn' | 'error', message: string) => void;
@@ -60,8 +60,33 @@ export async function buildAgents(flags: AgentFlags, dataDir: string, agentLog: 
     summary.push(`Model agent:     ${made.summary}`);
     checks.push(made.checkEndpoint);
   }
-  agents.push(...createDemoAgents(pace ? { paceMs: Number(pace) } : {}));
+  agents.push(...createDemoAgents({ ...(pace ? { paceMs: Number(pace) } : {}), gate: demoGateFromEnv() }));
   return { agents, summary, checks };
+}
+
+let stdinGate: DemoGate | undefined;
+
+/**
+ * With AGENTBAR_DEMO_GATE=stdin (tests that run `agentbar serve` as a process), the demo's long
+ * reply and its reasoning are held by a `DemoGate` that the lines `open` and `close` on standard
+ * input move. Nothing else of the server reads standard input.
+ */
+function demoGateFromEnv(): DemoGate | undefined {
+  if (process.env.AGENTBAR_DEMO_GATE !== 'stdin') return undefined;
+  if (!stdinGate) {
+    const gate = new DemoGate();
+    let pending = '';
+    process.stdin.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop()!.slice(-100);
+      for (const line of lines) {
+        if (line.trim() === 'open') gate.open();
+        else if (line.trim() === 'close') gate.close();
+      }
+    });
+    stdinGate = gate;
+  }
+  return stdinGate;
 }
 
 /** Where `spawn` looks for a program, for the message that it is not there. */

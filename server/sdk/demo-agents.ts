@@ -42,10 +42,11 @@ export function debounce<T extends unknown[]>(fn: (...args: T) => void, ms: numb
 
 [^lodash]: Lodash's \`debounce\` also has \`leading\` and \`maxWait\` options.`;
 
-const LONG = Array.from(
+/** The long reply's steps, each with its line break: a gate holds the reply between two of them. */
+const LONG_LINES = Array.from(
   { length: 40 },
-  (_, i) => `${i + 1}. Step ${i + 1} of a long plan: check the layout, then the spacing, then the colours of section ${i + 1}.`,
-).join('\n');
+  (_, i) => `${i + 1}. Step ${i + 1} of a long plan: check the layout, then the spacing, then the colours of section ${i + 1}.${i < 39 ? '\n' : ''}`,
+);
 
 /** Splits text into the 2–6 character pieces a model would stream, the same way every time. */
 export function splitIntoDeltas(text: string): string[] {
@@ -65,6 +66,56 @@ async function* paced(ctx: RunContext, text: string, paceMs: number): AsyncItera
   for (const delta of splitIntoDeltas(text)) {
     if (paceMs > 0) await ctx.sleep(paceMs);
     yield delta;
+  }
+}
+
+/**
+ * Where a test holds the demo's long reply and its reasoning: they stream their first line, then
+ * go on from line to line only while the gate is open. A test can so act while a reply is surely
+ * still going, however slow the machine, and let it end as soon as it is done with it. A gate
+ * starts closed.
+ *
+ * @example
+ * const gate = new DemoGate();
+ * await startServer({ agents: createDemoAgents({ paceMs: 0, gate }) });
+ * // … send "long", see its first step, click around, then let it finish:
+ * gate.open();
+ */
+export class DemoGate {
+  private readonly waiting = new Set<() => void>();
+  private isOpen = false;
+
+  /** Lets the held replies go on, and the ones to come pass. */
+  open(): void {
+    this.isOpen = true;
+    for (const go of [...this.waiting]) go();
+  }
+
+  /** Holds the replies again at their next line. */
+  close(): void {
+    this.isOpen = false;
+  }
+
+  /** Resolves while the gate is open, and at once when the run is stopped (the reply then ends). */
+  wait(signal: AbortSignal): Promise<void> {
+    if (this.isOpen || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const go = () => {
+        this.waiting.delete(go);
+        signal.removeEventListener('abort', go);
+        resolve();
+      };
+      this.waiting.add(go);
+      signal.addEventListener('abort', go, { once: true });
+    });
+  }
+}
+
+/** The pieces of text in turn, paced; with a gate, each piece after the first waits for it. */
+async function* gated(ctx: RunContext, pieces: string[], paceMs: number, gate: DemoGate | undefined): AsyncIterable<string> {
+  for (const [i, piece] of pieces.entries()) {
+    if (gate && i > 0) await gate.wait(ctx.signal);
+    yield* paced(ctx, piece, paceMs);
   }
 }
 
@@ -92,6 +143,8 @@ function plural(n: number, one: string, many = `${one}s`): string {
 export interface DemoAgentOptions {
   /** Milliseconds between streamed pieces; 0 streams at once (tests). Default 18. */
   paceMs?: number;
+  /** For tests: `long` and `think` go on from line to line only while it is open. */
+  gate?: DemoGate;
 }
 
 /**
@@ -102,6 +155,7 @@ export interface DemoAgentOptions {
  */
 export function createDemoAgents(options: DemoAgentOptions = {}): AgentDefinition[] {
   const paceMs = options.paceMs ?? 18;
+  const gate = options.gate;
   const stream = (ctx: RunContext, text: string) => ctx.reply.text(paced(ctx, text, paceMs));
 
   const guide = defineAgent({
@@ -150,7 +204,7 @@ export function createDemoAgents(options: DemoAgentOptions = {}): AgentDefinitio
         return;
       }
       if (/\bthink|reason/.test(text)) {
-        await ctx.reply.reasoning(paced(ctx, 'The user wants to see reasoning. I will think briefly, then answer in one line.', paceMs));
+        await ctx.reply.reasoning(gated(ctx, ['The user wants to see reasoning.', ' I will think briefly, then answer in one line.'], paceMs, gate));
         await stream(ctx, 'Done thinking: **reasoning** parts are shown collapsed above this answer.');
         return;
       }
@@ -194,7 +248,7 @@ export function createDemoAgents(options: DemoAgentOptions = {}): AgentDefinitio
         return;
       }
       if (/\blong|stop\b/.test(text)) {
-        await stream(ctx, `A long answer; press **Stop** whenever you like.\n\n${LONG}`);
+        await ctx.reply.text(gated(ctx, [`A long answer; press **Stop** whenever you like.\n\n${LONG_LINES[0]}`, ...LONG_LINES.slice(1)], paceMs, gate));
         return;
       }
       if (/\bmarkdown|code|example\b/.test(text)) {
