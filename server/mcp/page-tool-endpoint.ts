@@ -3,9 +3,7 @@
  * the connected toolbars declared and calls them; each call goes to one toolbar through the same
  * dispatch as a run's calls. Served by the hono app behind the token, Host and Origin checks.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '../../shared/schemas.ts';
 import type { ToolCallResult } from '../sdk/agent.ts';
 
@@ -28,6 +26,16 @@ function toMcpResult(result: ToolCallResult): CallToolResult {
   return { content: [{ type: 'text', text }], isError: result.isError };
 }
 
+/** The MCP SDK, loaded on the first MCP request: a server that no agent asks costs no time loading it. */
+let mcpSdk: Promise<[typeof import('@modelcontextprotocol/sdk/server/index.js'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), typeof import('@modelcontextprotocol/sdk/types.js')]> | undefined;
+function loadMcpSdk() {
+  return (mcpSdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]));
+}
+
 function listTools(options: PageToolEndpointOptions): readonly ToolDefinition[] {
   const now = options.tools();
   return now.length > 0 ? now : (options.knownTools ?? []);
@@ -40,6 +48,7 @@ function listTools(options: PageToolEndpointOptions): readonly ToolDefinition[] 
  */
 export function createPageToolEndpoint(options: PageToolEndpointOptions): (request: Request, chatId: string | null) => Promise<Response> {
   return async (request, chatId) => {
+    const [{ Server }, { WebStandardStreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await loadMcpSdk();
     // Stateless: a server and a transport per request, so nothing is kept between calls.
     const server = new Server({ name: 'agentbar-page', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => ({
