@@ -1,45 +1,41 @@
 /**
- * `startServer`: one HTTP server on one port. hono serves the routes, `ws` (noServer) takes the
- * upgrade at `/ws` after the Host, Origin and token checks.
+ * `startServer`, the composition root: one HTTP server on one port, where hono serves the routes
+ * (`edge/http-app.ts`) and `ws` takes the upgrade at `/ws` (`edge/websocket-upgrade.ts`), wired to
+ * the state store, the chats, the runs and the agents' kept state (`sync/`).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { mkdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { getRequestListener } from '@hono/node-server';
-import { WebSocketServer } from 'ws';
 import { LIMITS } from '../shared/limits.ts';
 import { PAGE_TOOL_DEFINITIONS } from '../shared/page-tool-definitions.ts';
-import type { AgentCommand, AgentMode, AgentSetting, State } from '../shared/schemas.ts';
-import type { AgentDefinition, AgentStateAccess } from './sdk/agent.ts';
-import { normalizeCommands } from './sdk/agent-commands.ts';
-import { normalizeModes } from './sdk/agent-modes.ts';
-import { normalizeSettings } from './sdk/agent-settings.ts';
+import type { State } from '../shared/schemas.ts';
+import type { AgentDefinition } from './sdk/agent.ts';
 import { AgentRegistry } from './sdk/agent-registry.ts';
-import { titleFromText } from './sync/chat-title.ts';
+import { AgentStates } from './sync/agent-states.ts';
 import { ChatManager } from './sync/chats.ts';
-import { ClientConnection, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './sync/connection.ts';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './sync/connection.ts';
+import { describeBusyDataDir } from './host/busy-data-dir.ts';
 import { writeConnectionFile } from './host/connection-file.ts';
 import { describeError } from './sync/describe-error.ts';
 import { createHttpApp } from './edge/http-app.ts';
+import { connectHost, isLoopbackHost } from './edge/listen-address.ts';
 import { createPageToolEndpoint } from './mcp/page-tool-endpoint.ts';
 import type { ChatRepository, LogFn } from './persistence/chat-repository.ts';
 import { createFileChatRepository } from './persistence/file-chat-repository.ts';
 import { createMemoryChatRepository } from './persistence/memory-chat-repository.ts';
 import { handleRequest, type RequestContext } from './sync/requests.ts';
 import { RunManager } from './sync/runs.ts';
-import { checkAccess, describeRefusal } from './edge/security.ts';
 import { createSignInLinks } from './edge/sign-in-links.ts';
 import { DataDirBusyError, lockDataDir, type DataDirLock } from './host/data-dir-lock.ts';
 import { PACKAGE_ROOT } from './host/package-info.ts';
 import { connectionsCheckingInterval, DEFAULT_SOCKET_LIMITS, guardSockets, type SocketLimits } from './edge/socket-guard.ts';
-import { statePath } from './sync/state-paths.ts';
 import { StateStore } from './sync/state-store.ts';
 import { ToolCalls } from './sync/tool-calls.ts';
 import { ToolDispatcher, type ToolDispatcherOptions } from './sync/tool-dispatcher.ts';
+import { attachWebSockets } from './edge/websocket-upgrade.ts';
 
 export type { LogFn };
 
@@ -103,42 +99,8 @@ export interface AgentbarServer {
 /** See `ServerOptions.maxDeflateClients`. */
 export const DEFAULT_MAX_DEFLATE_CLIENTS = 16;
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
 export function defaultDataDir(): string {
   return process.env.AGENTBAR_DATA_DIR || path.join(homedir(), '.agentbar');
-}
-
-function formatHost(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
-
-/**
- * The host clients put in URLs. Clients on this machine connect over loopback, which the Host
- * check accepts; a wildcard bind (0.0.0.0, ::) is reachable there too, and is no address to dial.
- */
-function connectHost(host: string): string {
-  return formatHost(host === 'localhost' || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host);
-}
-
-/** The refusal, with the other server's address when its connection file names it. */
-async function describeBusy(error: DataDirBusyError): Promise<string> {
-  let http = '';
-  try {
-    const other = JSON.parse(await readFile(path.join(error.dataDir, 'server.json'), 'utf8')) as { pid?: unknown; http?: unknown };
-    if (other.pid === error.pid && typeof other.http === 'string') http = `, ${other.http}`;
-  } catch {
-    // no connection file yet: the pid says enough
-  }
-  return `Another agentbar server (pid ${error.pid}${http}) is using ${error.dataDir}; stop it or pass another --data-dir`;
-}
-
-interface AgentMeta {
-  state?: unknown;
-  activeSkill?: string | null;
-  commands?: AgentCommand[];
-  modes?: AgentMode[];
-  settings?: AgentSetting[];
 }
 
 /**
@@ -152,7 +114,7 @@ interface AgentMeta {
 export async function startServer(options: ServerOptions): Promise<AgentbarServer> {
   const log: LogFn = options.log ?? ((level, message) => (level === 'info' ? console.log : console.error)(`[agentbar] ${message}`));
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.has(host) && !options.exposeBeyondLoopback) {
+  if (!isLoopbackHost(host) && !options.exposeBeyondLoopback) {
     throw new Error(`Refusing to listen on ${host}: it is not a loopback address. Pass --unsafe-expose (exposeBeyondLoopback) if you really mean it.`);
   }
   const token = options.token ?? randomBytes(24).toString('base64url');
@@ -166,7 +128,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     try {
       lock = await lockDataDir(dataDir);
     } catch (error) {
-      if (error instanceof DataDirBusyError) throw new Error(await describeBusy(error));
+      if (error instanceof DataDirBusyError) throw new Error(await describeBusyDataDir(error));
       throw error;
     }
   }
@@ -177,30 +139,17 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
       ? createMemoryChatRepository({ log })
       : (options.repository ?? createFileChatRepository({ dir: dataDir, log }));
   const index = await repo.open();
-  const agentMeta = new Map<string, AgentMeta>(
-    Object.entries(index.agentState).filter(([id]) => registry.get(id)) as [string, AgentMeta][],
-  );
-  // meta.json is ours, but a hand edit or an older version must not put a bad list in the state.
-  for (const meta of agentMeta.values()) {
-    if (meta.commands !== undefined) meta.commands = Array.isArray(meta.commands) ? normalizeCommands(meta.commands) : [];
-    if (meta.modes !== undefined) meta.modes = Array.isArray(meta.modes) ? normalizeModes(meta.modes) : [];
-    if (meta.settings !== undefined) meta.settings = Array.isArray(meta.settings) ? normalizeSettings(meta.settings) : [];
-  }
+  const agentStates = new AgentStates(index.agentState, registry);
 
   const initial: State = {
-    agents: registry.infos(
-      (id) => agentMeta.get(id)?.activeSkill ?? null,
-      (id) => agentMeta.get(id)?.commands,
-      (id) => agentMeta.get(id)?.modes,
-      (id) => agentMeta.get(id)?.settings,
-    ),
+    agents: agentStates.describe(),
     chats: Object.fromEntries(index.chats.map((c) => [c.id, c])),
     activeChatId: null,
     active: null,
     run: null,
   };
   const store = new StateStore(initial, { replayFrames: options.replay?.frames, replayBytes: options.replay?.bytes });
-  const saveMeta = () => repo.setMeta({ activeChatId: store.state.activeChatId, agentState: Object.fromEntries(agentMeta) });
+  const saveMeta = () => repo.setMeta({ activeChatId: store.state.activeChatId, agentState: agentStates.toJSON() });
   const chats = new ChatManager(store, repo, saveMeta);
   if (index.activeChatId && chats.info(index.activeChatId)) {
     try {
@@ -212,54 +161,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   }
   store.flush();
 
-  /** An agent's commands, modes or settings, set at run time: kept in meta.json, shown when they change. */
-  const replaceAgentList = <K extends 'commands' | 'modes' | 'settings'>(agentId: string, key: K, next: NonNullable<AgentMeta[K]>) => {
-    const i = store.state.agents.findIndex((a) => a.id === agentId);
-    const meta = agentMeta.get(agentId);
-    // Agents announce these again with every session: only a change reaches the clients.
-    const same = JSON.stringify(next) === JSON.stringify(store.state.agents[i]?.[key] ?? []);
-    if (same && meta?.[key]) return;
-    agentMeta.set(agentId, { ...meta, [key]: next });
-    const path = key === 'commands' ? statePath.agentCommands(i) : key === 'modes' ? statePath.agentModes(i) : statePath.agentSettings(i);
-    if (!same && i >= 0) store.change([next.length ? { op: 'add', path, value: next } : { op: 'remove', path }]);
-    saveMeta();
-  };
-  const agentState = (agentId: string): AgentStateAccess => ({
-    get: <T>() => agentMeta.get(agentId)?.state as T | undefined,
-    set: (value) => {
-      // JSON, because it goes to meta.json; a value JSON cannot hold fails here, in the agent's code.
-      const text = JSON.stringify(value);
-      if (text !== undefined && text.length > 1024 * 1024) throw new RangeError('Agent state is limited to 1 MiB of JSON');
-      agentMeta.set(agentId, { ...agentMeta.get(agentId), state: text === undefined ? undefined : JSON.parse(text) });
-      saveMeta();
-    },
-    setActiveSkill: (skill) => {
-      if (skill !== null && (typeof skill !== 'string' || skill.length > 200)) {
-        throw new TypeError('setActiveSkill takes a string of at most 200 characters, or null');
-      }
-      agentMeta.set(agentId, { ...agentMeta.get(agentId), activeSkill: skill });
-      const i = store.state.agents.findIndex((a) => a.id === agentId);
-      if (i >= 0) store.change([{ op: 'add', path: statePath.agentActiveSkill(i), value: skill }]);
-      saveMeta();
-    },
-    setCommands: (commands) => {
-      if (!Array.isArray(commands)) throw new TypeError('setCommands takes an array of { name, description, hint? }');
-      replaceAgentList(agentId, 'commands', normalizeCommands(commands));
-    },
-    setModes: (modes) => {
-      if (!Array.isArray(modes)) throw new TypeError('setModes takes an array of { id, name, description? }');
-      replaceAgentList(agentId, 'modes', normalizeModes(modes));
-    },
-    setSettings: (settings) => {
-      if (!Array.isArray(settings)) throw new TypeError('setSettings takes an array of { id, name, options: [{ value, name }], defaultValue? }');
-      replaceAgentList(agentId, 'settings', normalizeSettings(settings));
-    },
-    setChatTitle: (chatId, title) => {
-      const words = typeof title === 'string' ? titleFromText(title, LIMITS.maxTitleLength) : null;
-      if (words === null) throw new TypeError(`setChatTitle takes a title with words in it, not ${JSON.stringify(title)}`);
-      return typeof chatId === 'string' && chats.nameByAgent(chatId, words);
-    },
-  });
+  const agentState = agentStates.accessors({ store, save: saveMeta, nameChat: (chatId, title) => chats.nameByAgent(chatId, title) });
 
   const dispatcher = new ToolDispatcher(options.tools);
   const tools = new ToolCalls({ chats, dispatcher, now: Date.now });
@@ -292,7 +194,6 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
 
   const policy = { port: () => port, token, allowOrigins: options.allowOrigins ?? [] };
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
-  const connections = new Set<ClientConnection>();
 
   const signIn = createSignInLinks();
   const app = createHttpApp({
@@ -308,61 +209,21 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   const socketLimits: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, ...options.sockets };
   const http = createServer({ connectionsCheckingInterval: connectionsCheckingInterval(socketLimits) }, getRequestListener(app.fetch));
   const guard = guardSockets(http, socketLimits, (message) => log('warn', message));
-  const maxPayload = options.maxFrameBytes ?? LIMITS.maxFrameBytes;
-  // Two servers, one per answer to the client's deflate offer: the upgrade picks by the count.
-  const wssDeflate = new WebSocketServer({ noServer: true, maxPayload, perMessageDeflate: { threshold: 0, concurrencyLimit: 10 } });
-  const wssPlain = new WebSocketServer({ noServer: true, maxPayload, perMessageDeflate: false });
-  const maxDeflateClients = options.perMessageDeflate === false ? 0 : (options.maxDeflateClients ?? DEFAULT_MAX_DEFLATE_CLIENTS);
-  let deflateClients = 0;
-
-  const refuseUpgrade = (socket: Duplex, status: number, why: string) => {
-    const body = `${why}\n`;
-    socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-  };
-
-  // A toolbar with an old token retries for ever: say so in the log, but once a minute per reason and origin.
-  const lastRefusal = new Map<string, number>();
-  const noteRefusal = (message: string) => {
-    const now = Date.now();
-    if ((lastRefusal.get(message) ?? -Infinity) > now - 60_000) return;
-    if (lastRefusal.size >= 100) lastRefusal.clear();
-    lastRefusal.set(message, now);
-    log('warn', `Refused a WebSocket: ${message}`);
-  };
-
-  http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => {});
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not found');
-    const why = checkAccess(policy, { host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, url, true);
-    if (why) {
-      noteRefusal(describeRefusal(why, req.headers));
-      return refuseUpgrade(socket, 403, `Forbidden: ${why}`);
-    }
-    guard.trust(socket as Socket);
-    (deflateClients < maxDeflateClients ? wssDeflate : wssPlain).handleUpgrade(req, socket, head, (ws) => {
-      // Only a client that accepted deflate holds a slot (ws completes the upgrade synchronously).
-      if (ws.extensions.includes('permessage-deflate')) {
-        deflateClients++;
-        ws.once('close', () => deflateClients--);
-      }
-      const connection = new ClientConnection(ws, {
-        store,
-        limits,
-        log,
-        handle: (request, client) => handleRequest(ctx, request, client),
-        joined: (client) => dispatcher.addClient(client),
-        left: (clientId) => dispatcher.removeClient(clientId),
-      });
-      connections.add(connection);
-      ws.on('close', () => connections.delete(connection));
-    });
+  const sockets = attachWebSockets(http, {
+    policy,
+    guard,
+    connection: {
+      store,
+      limits,
+      log,
+      handle: (request, client) => handleRequest(ctx, request, client),
+      joined: (client) => dispatcher.addClient(client),
+      left: (clientId) => dispatcher.removeClient(clientId),
+    },
+    maxFrameBytes: options.maxFrameBytes ?? LIMITS.maxFrameBytes,
+    maxDeflateClients: options.perMessageDeflate === false ? 0 : (options.maxDeflateClients ?? DEFAULT_MAX_DEFLATE_CLIENTS),
+    heartbeatMs: options.heartbeatMs ?? 30_000,
   });
-
-  const heartbeat = setInterval(() => {
-    for (const c of connections) if (!c.ping()) connections.delete(c);
-  }, options.heartbeatMs ?? 30_000);
-  heartbeat.unref();
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -385,28 +246,16 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      clearInterval(heartbeat);
       runs.shutdown();
       store.flush();
       dispatcher.close();
-      for (const c of connections) c.closeGracefully();
-      wssDeflate.close();
-      wssPlain.close();
+      sockets.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();
       });
       await repo.close();
-      // Agents stop what they started (an ACP agent's process); one's failure does not stop the others.
-      await Promise.all(
-        options.agents.map(async (agent) => {
-          try {
-            await agent.dispose?.();
-          } catch (error) {
-            log('warn', `Agent ${agent.id} failed to stop: ${describeError(error)}`);
-          }
-        }),
-      );
+      await registry.disposeAll((agentId, error) => log('warn', `Agent ${agentId} failed to stop: ${describeError(error)}`));
       if (connectionFile) await rm(connectionFile, { force: true });
       await lock?.release();
     })());

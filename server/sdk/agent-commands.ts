@@ -4,7 +4,7 @@
  * client renders: they come from another program, and a client lists them as the user types `/`.
  */
 import type { AgentCommand } from '../../shared/schemas.ts';
-import { truncateLine } from '../../shared/truncate.ts';
+import { normalizeList, readLine } from './normalize-list.ts';
 
 /** Commands kept per agent; Claude Code announces a few dozen. */
 export const MAX_AGENT_COMMANDS = 200;
@@ -12,6 +12,13 @@ const MAX_DESCRIPTION_LENGTH = 300;
 const MAX_HINT_LENGTH = 200;
 /** What a command's name may be: one word, as typed after the slash (`mcp__github__pr`, `speckit.plan`). */
 const NAME = /^[\w.:-]{1,64}$/;
+
+/** The name as typed after the slash, or null when a user could not type it as one word. */
+function readName(name: unknown): string | null {
+  if (typeof name !== 'string') return null;
+  const bare = name.trim().replace(/^\//, '');
+  return NAME.test(bare) ? bare : null;
+}
 
 /**
  * The commands as the state holds them: names without their slash, each once, descriptions and
@@ -21,19 +28,14 @@ const NAME = /^[\w.:-]{1,64}$/;
  * // [{ name: 'review', description: 'Review the diff', hint: 'branch' }]
  */
 export function normalizeCommands(commands: readonly unknown[]): AgentCommand[] {
-  const kept: AgentCommand[] = [];
-  const names = new Set<string>();
-  for (const entry of commands) {
-    if (kept.length >= MAX_AGENT_COMMANDS) break;
-    if (typeof entry !== 'object' || entry === null) continue;
-    const { name, description, hint } = entry as Record<string, unknown>;
-    if (typeof name !== 'string') continue;
-    const bare = name.trim().replace(/^\//, '');
-    if (!NAME.test(bare) || names.has(bare)) continue;
-    names.add(bare);
-    const command: AgentCommand = { name: bare, description: truncateLine(typeof description === 'string' ? description : '', MAX_DESCRIPTION_LENGTH) };
-    if (typeof hint === 'string' && hint.trim()) command.hint = truncateLine(hint, MAX_HINT_LENGTH);
-    kept.push(command);
-  }
-  return kept;
+  return normalizeList(commands, {
+    max: MAX_AGENT_COMMANDS,
+    pickKey: (fields) => readName(fields.name),
+    build: (name, { description, hint }) => {
+      const command: AgentCommand = { name, description: readLine(description, MAX_DESCRIPTION_LENGTH) ?? '' };
+      const shownHint = readLine(hint, MAX_HINT_LENGTH);
+      if (shownHint) command.hint = shownHint;
+      return command;
+    },
+  });
 }

@@ -5,7 +5,7 @@
  */
 import { LIMITS } from '../../shared/limits.ts';
 import type { AgentMode } from '../../shared/schemas.ts';
-import { truncateLine } from '../../shared/truncate.ts';
+import { normalizeList, readKey, readLine } from './normalize-list.ts';
 
 /** Modes kept per agent; coding agents offer a handful. */
 export const MAX_AGENT_MODES = 50;
@@ -21,20 +21,14 @@ const MAX_DESCRIPTION_LENGTH = 300;
  * // [{ id: 'plan', name: 'Plan', description: 'Read only; proposes a plan' }]
  */
 export function normalizeModes(modes: readonly unknown[]): AgentMode[] {
-  const kept: AgentMode[] = [];
-  const ids = new Set<string>();
-  for (const entry of modes) {
-    if (kept.length >= MAX_AGENT_MODES) break;
-    if (typeof entry !== 'object' || entry === null) continue;
-    const { id, name, description } = entry as Record<string, unknown>;
-    if (typeof id !== 'string') continue;
-    const trimmed = id.trim();
-    if (!trimmed || trimmed.length > LIMITS.maxModeIdLength || ids.has(trimmed)) continue;
-    ids.add(trimmed);
-    const shownName = typeof name === 'string' ? truncateLine(name, MAX_NAME_LENGTH) : '';
-    const mode: AgentMode = { id: trimmed, name: shownName || trimmed };
-    if (typeof description === 'string' && description.trim()) mode.description = truncateLine(description, MAX_DESCRIPTION_LENGTH);
-    kept.push(mode);
-  }
-  return kept;
+  return normalizeList(modes, {
+    max: MAX_AGENT_MODES,
+    pickKey: (fields) => readKey(fields.id, LIMITS.maxModeIdLength),
+    build: (id, { name, description }) => {
+      const mode: AgentMode = { id, name: readLine(name, MAX_NAME_LENGTH) ?? id };
+      const about = readLine(description, MAX_DESCRIPTION_LENGTH);
+      if (about) mode.description = about;
+      return mode;
+    },
+  });
 }

@@ -50,6 +50,23 @@ export class AgentRegistry {
     return agent;
   }
 
+  /**
+   * Stops what each agent started (an ACP agent's process); one's failure does not stop the others.
+   *
+   * @example await registry.disposeAll((agentId, error) => log('warn', `Agent ${agentId} failed to stop: ${describeError(error)}`));
+   */
+  async disposeAll(onError: (agentId: string, error: unknown) => void): Promise<void> {
+    await Promise.all(
+      this.definitions.map(async (agent) => {
+        try {
+          await agent.dispose?.();
+        } catch (error) {
+          onError(agent.id, error);
+        }
+      }),
+    );
+  }
+
   infos(
     activeSkills: (id: string) => string | null | undefined,
     commands?: (id: string) => readonly AgentCommand[] | undefined,

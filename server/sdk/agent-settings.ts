@@ -6,7 +6,7 @@
 import { BOOLEAN_SETTING_OPTIONS } from '../../shared/agent-setting.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { AgentSetting, AgentSettingOption } from '../../shared/schemas.ts';
-import { truncateLine } from '../../shared/truncate.ts';
+import { normalizeList, readKey, readLine } from './normalize-list.ts';
 
 /** Settings kept per agent; coding agents offer two or three (model, mode, reasoning level). */
 export const MAX_AGENT_SETTINGS = 20;
@@ -27,14 +27,50 @@ export type AgentSettingInput =
   | { id: string; name: string; description?: string; category?: string; type?: string; defaultValue?: string; options: readonly AgentSettingOption[] }
   | { id: string; name: string; description?: string; category?: string; type: 'boolean'; defaultValue?: string | boolean };
 
+/** A value or a setting's id as the protocol takes it, or null. */
 function readId(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const trimmed = value.trim();
-  return trimmed && trimmed.length <= LIMITS.maxSettingIdLength ? trimmed : null;
+  return readKey(value, LIMITS.maxSettingIdLength);
 }
 
-function describeLine(value: unknown, max: number): string | undefined {
-  return typeof value === 'string' && value.trim() ? truncateLine(value, max) : undefined;
+/** A setting's values: each once, at most MAX_SETTING_OPTIONS and at most `room`, what is left of the agent's budget. */
+function normalizeOptions(options: readonly unknown[], room: number): AgentSettingOption[] {
+  return normalizeList(options, {
+    max: Math.min(MAX_SETTING_OPTIONS, room),
+    pickKey: (fields) => readId(fields.value),
+    build: (value, { name, description, group }) => {
+      const option: AgentSettingOption = { value, name: readLine(name, MAX_NAME_LENGTH) ?? value };
+      const about = readLine(description, MAX_DESCRIPTION_LENGTH);
+      if (about) option.description = about;
+      const shownGroup = readLine(group, MAX_NAME_LENGTH);
+      if (shownGroup) option.group = shownGroup;
+      return option;
+    },
+  });
+}
+
+/** One setting as the state holds it, with at most `room` values; null when it is left with none. */
+function buildSetting(id: string, fields: Readonly<Record<string, unknown>>, room: number): AgentSetting | null {
+  const { name, description, category, defaultValue, type } = fields;
+  const isSwitch = type === 'boolean';
+  // A switch's values are fixed, so every client can draw it as one.
+  const given = isSwitch ? BOOLEAN_SETTING_OPTIONS : fields.options;
+  if (!Array.isArray(given)) return null;
+  const options = normalizeOptions(given, room);
+  if (options.length === 0) return null;
+  const wanted = readId(typeof defaultValue === 'boolean' ? String(defaultValue) : defaultValue);
+  const setting: AgentSetting = {
+    id,
+    name: readLine(name, MAX_NAME_LENGTH) ?? id,
+    ...(isSwitch ? { type: 'boolean' } : {}),
+    // A switch is Off unless it says otherwise.
+    defaultValue: wanted && options.some((o) => o.value === wanted) ? wanted : isSwitch ? 'false' : options[0]!.value,
+    options,
+  };
+  const about = readLine(description, MAX_DESCRIPTION_LENGTH);
+  if (about) setting.description = about;
+  const kind = readLine(category, MAX_CATEGORY_LENGTH);
+  if (kind) setting.category = kind;
+  return setting;
 }
 
 /**
@@ -50,51 +86,15 @@ function describeLine(value: unknown, max: number): string | undefined {
  * // [{ id: 'model', name: 'Model', defaultValue: 'opus', options: [{ value: 'opus', name: 'Opus' }, { value: 'sonnet', name: 'Sonnet' }] }]
  */
 export function normalizeSettings(settings: readonly unknown[]): AgentSetting[] {
-  const kept: AgentSetting[] = [];
-  const ids = new Set<string>();
   let total = 0;
-  for (const entry of settings) {
-    if (kept.length >= MAX_AGENT_SETTINGS || total >= MAX_SETTING_OPTIONS_TOTAL) break;
-    if (typeof entry !== 'object' || entry === null) continue;
-    const { id: rawId, name, description, category, defaultValue, options: given, type } = entry as Record<string, unknown>;
-    const id = readId(rawId);
-    const isSwitch = type === 'boolean';
-    // A switch's values are fixed, so every client can draw it as one.
-    const options = isSwitch ? BOOLEAN_SETTING_OPTIONS : given;
-    if (!id || ids.has(id) || !Array.isArray(options)) continue;
-    const values = new Set<string>();
-    const keptOptions: AgentSettingOption[] = [];
-    for (const raw of options as unknown[]) {
-      if (keptOptions.length >= MAX_SETTING_OPTIONS || total + keptOptions.length >= MAX_SETTING_OPTIONS_TOTAL) break;
-      if (typeof raw !== 'object' || raw === null) continue;
-      const o = raw as Record<string, unknown>;
-      const value = readId(o.value);
-      if (!value || values.has(value)) continue;
-      values.add(value);
-      const option: AgentSettingOption = { value, name: describeLine(o.name, MAX_NAME_LENGTH) ?? value };
-      const about = describeLine(o.description, MAX_DESCRIPTION_LENGTH);
-      if (about) option.description = about;
-      const group = describeLine(o.group, MAX_NAME_LENGTH);
-      if (group) option.group = group;
-      keptOptions.push(option);
-    }
-    if (keptOptions.length === 0) continue;
-    ids.add(id);
-    total += keptOptions.length;
-    const wanted = readId(typeof defaultValue === 'boolean' ? String(defaultValue) : defaultValue);
-    const setting: AgentSetting = {
-      id,
-      name: describeLine(name, MAX_NAME_LENGTH) ?? id,
-      ...(isSwitch ? { type: 'boolean' } : {}),
-      // A switch is Off unless it says otherwise.
-      defaultValue: wanted && values.has(wanted) ? wanted : isSwitch ? 'false' : keptOptions[0]!.value,
-      options: keptOptions,
-    };
-    const about = describeLine(description, MAX_DESCRIPTION_LENGTH);
-    if (about) setting.description = about;
-    const kind = describeLine(category, MAX_CATEGORY_LENGTH);
-    if (kind) setting.category = kind;
-    kept.push(setting);
-  }
-  return kept;
+  return normalizeList(settings, {
+    max: MAX_AGENT_SETTINGS,
+    isFull: () => total >= MAX_SETTING_OPTIONS_TOTAL,
+    pickKey: (fields) => readId(fields.id),
+    build: (id, fields) => {
+      const setting = buildSetting(id, fields, MAX_SETTING_OPTIONS_TOTAL - total);
+      if (setting) total += setting.options.length;
+      return setting;
+    },
+  });
 }
