@@ -495,7 +495,7 @@ describe('one server per data directory', () => {
     const running = await spawnServer(dataDir);
     const refused = h.start({ dataDir });
     await expect(refused).rejects.toThrow(
-      new RegExp(`^Another agentbar server \\(pid ${running.pid}, ${escapeRegExp(running.httpUrl)}\\) is using ${escapeRegExp(dataDir)}; stop it or pass another --data-dir$`),
+      new RegExp(`^Another agentbar server \\(pid ${running.pid}, ${escapeRegExp(running.httpUrl)}\\) is using ${escapeRegExp(dataDir)}\\. Stop it, or pass another --data-dir\\.`),
     );
     // The running server and its connection file are untouched.
     expect(JSON.parse(await readFile(path.join(dataDir, 'server.json'), 'utf8')).pid).toBe(running.pid);
@@ -510,7 +510,7 @@ describe('one server per data directory', () => {
     const server = await h.start();
     const cli = runCli(['serve', '--port', '0', '--data-dir', server.dataDir]);
     expect(await cli.exited).toEqual({ code: 1, signal: null });
-    expect(cli.stderr).toContain(`agentbar: cannot start: Another agentbar server (pid ${process.pid}, ${server.httpUrl}) is using ${server.dataDir}`);
+    expect(cli.stderr).toContain(`agentbar: cannot start: Another agentbar server (pid ${process.pid}, ${server.httpUrl}) is using ${server.dataDir}. Stop it`);
     expect(cli.stderr).not.toContain(server.token);
     expect(JSON.parse(await readFile(path.join(server.dataDir, 'server.json'), 'utf8')).pid).toBe(process.pid);
     const client = await h.connect(server);
