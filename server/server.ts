@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { LIMITS } from '../shared/limits.ts';
@@ -17,6 +16,7 @@ import { AgentRegistry } from './sdk/agent-registry.ts';
 import { AgentStates } from './sync/agent-states.ts';
 import { ChatManager } from './sync/chats.ts';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './sync/connection.ts';
+import { defaultDataDir } from './host/data-dir.ts';
 import { describeBusyDataDir } from './host/busy-data-dir.ts';
 import { writeConnectionFile } from './host/connection-file.ts';
 import { describeError } from './sync/describe-error.ts';
@@ -36,6 +36,8 @@ import { StateStore } from './sync/state-store.ts';
 import { ToolCalls } from './sync/tool-calls.ts';
 import { ToolDispatcher, type ToolDispatcherOptions } from './sync/tool-dispatcher.ts';
 import { attachWebSockets } from './edge/websocket-upgrade.ts';
+
+export { defaultDataDir };
 
 export type { LogFn };
 
@@ -98,10 +100,6 @@ export interface AgentbarServer {
 
 /** See `ServerOptions.maxDeflateClients`. */
 export const DEFAULT_MAX_DEFLATE_CLIENTS = 16;
-
-export function defaultDataDir(): string {
-  return process.env.AGENTBAR_DATA_DIR || path.join(homedir(), '.agentbar');
-}
 
 /**
  * Starts an agentbar server.

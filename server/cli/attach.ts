@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import { createSyncClient, type SyncClient } from '../../shared/sync-client.ts';
 import { createWebSocketConnector } from '../../shared/transport.ts';
 import { readConnectionFile, type ConnectionInfo } from '../host/connection-file.ts';
-import { startServer, type AgentbarServer } from '../server.ts';
+import type { AgentbarServer } from '../server.ts';
 import { buildAgents, type AgentFlags } from './build-agents.ts';
 import { CliError } from './chat-turn.ts';
 
@@ -84,6 +84,8 @@ export async function attachOrEmbed(options: { dataDir: string; flags: AgentFlag
       throw new CliError((error as Error).message, 2);
     }
     // Quiet: this process's output is the conversation. Problems still reach stderr (or `log`).
+    // Loaded only when no server runs: attaching to one needs none of it.
+    const { startServer } = await import('../server.ts');
     server = await startServer({ agents: built.agents, dataDir: options.dataDir, port: 0, log: (level, message) => level !== 'info' && write(`[agentbar] ${message}`) });
     info = { url: server.url, http: server.httpUrl, token: server.token };
     // As `agentbar serve` does once it listens: a missing ACP program or model says so now, not at the first message.

@@ -7,7 +7,7 @@ import { parseServeArgs, UsageError } from './parse-args.ts';
 import path from 'node:path';
 import type { AgentDefinition } from '../sdk/agent.ts';
 import { readPackageVersion } from '../host/package-info.ts';
-import { defaultDataDir, startServer } from '../server.ts';
+import { defaultDataDir } from '../host/data-dir.ts';
 
 /** Each command's help, loaded only when asked for (each command's module is loaded on use). */
 const USAGES: Record<string, () => Promise<string>> = {
@@ -90,6 +90,8 @@ export async function main(argv: string[]): Promise<void> {
   const agents: AgentDefinition[] = built.agents;
   const modelLine = built.summary.map((line) => `\n  ${line}`).join('');
   try {
+    // Loaded here: `--version`, help and usage mistakes answer without loading the server.
+    const { startServer } = await import('../server.ts');
     server = await startServer({
       agents,
       port: args.port,

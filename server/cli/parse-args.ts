@@ -7,7 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { deriveAcpId } from '../acp-agent/derive-acp-id.ts';
 import { splitCommand } from '../acp-agent/split-command.ts';
 import type { ModelPrice } from '../model-agent/model-price.ts';
-import { defaultDataDir } from '../server.ts';
+import { defaultDataDir } from '../host/data-dir.ts';
 import { findClosest } from './closest-word.ts';
 import { optionsOf, specOf, type CommandName, type OptionName, type OptionValues } from './options.ts';
 
