@@ -8,6 +8,8 @@
  * it is never stale; a test that must run the sources through tsx unsets the variable
  * (`runCli(args, { fromSource: true })`).
  *
+ * `bundleScript` does the same for a script of the tests' own.
+ *
  * Used as the `globalSetup` of the vitest projects and of Playwright: it sets the variable for
  * the workers, which inherit the environment, and removes the bundle when the run ends.
  */
@@ -45,6 +47,26 @@ export async function buildCliBundle(): Promise<string> {
     logLevel: 'warning',
   });
   return path.join(outdir, 'main.js');
+}
+
+const scripts = new Map<string, Promise<string>>();
+
+/**
+ * A TypeScript script of the tests' own (a child that a test kills, say) bundled into the run's
+ * folder, once per worker: `node` runs it without tsx. The run's teardown removes it.
+ *
+ * @example spawn(process.execPath, [await bundleScript('test-support/crash-child.ts'), dir]);
+ */
+export function bundleScript(entry: string): Promise<string> {
+  const source = path.resolve(REPO_ROOT, entry);
+  let made = scripts.get(source);
+  if (!made) {
+    const runDir = process.env.AGENTBAR_TEST_CLI ? path.dirname(process.env.AGENTBAR_TEST_CLI) : path.join(CACHE, `run-${process.pid}-${Date.now()}`);
+    const outfile = path.join(runDir, 'scripts', `${process.pid}-${path.basename(source).replace(/\.ts$/, '')}.mjs`);
+    made = build({ entryPoints: [source], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external', conditions: ['source'], logLevel: 'warning' }).then(() => outfile);
+    scripts.set(source, made);
+  }
+  return made;
 }
 
 /** A run that was killed leaves its bundle behind: one older than a day is removed. */

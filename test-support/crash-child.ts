@@ -1,5 +1,6 @@
 /**
- * A busy writer for the SIGKILL test: `node --import tsx test-support/crash-child.ts DIR [SEED]`.
+ * A busy writer for the SIGKILL test: `npx tsx test-support/crash-child.ts DIR [SEED]` (the test
+ * runs it bundled: `bundleScript`).
  * Opens the file repository on DIR, takes over every chat in it, then creates, renames, deletes and
  * streams into chats until killed. After each change it has flushed it prints one line on stdout:
  *   ready

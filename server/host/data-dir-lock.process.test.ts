@@ -4,6 +4,7 @@ import { link, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bundleScript } from '../../test-support/cli-bundle.ts';
 import { isProcessAlive, killSpawnedServers, spawnServer } from '../../test-support/spawn-server.ts';
 import { writeConnectionFile } from './connection-file.ts';
 import { DataDirBusyError, lockDataDir } from './data-dir-lock.ts';
@@ -138,20 +139,10 @@ describe('lockDataDir', () => {
 describe('lockDataDir across processes started at the same moment', () => {
   // Each holds what it got until its standard input closes, so the losers all try while the
   // winner holds it.
-  const SCRIPT = `
-    const { lockDataDir } = await import(${JSON.stringify(path.resolve('server/host/data-dir-lock.ts'))});
-    try {
-      const lock = await lockDataDir(process.argv[1], { waitForHolderMs: 0 });
-      console.log('got');
-      await new Promise((r) => process.stdin.on('end', r).resume());
-      await lock.release();
-    } catch (error) {
-      console.log(error.name === 'DataDirBusyError' ? 'busy' : 'error ' + error.message);
-    }`;
-
   async function race(dir: string, count: number): Promise<string[]> {
+    const script = await bundleScript('test-support/lock-holder.ts');
     const procs = Array.from({ length: count }, () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT, dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, [script, dir], { stdio: ['pipe', 'pipe', 'inherit'] });
       children.add(child);
       let out = '';
       const said = new Promise<string>((resolve) => child.stdout!.on('data', (d) => ((out += d), resolve(out.trim()))));

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../shared/schemas.ts';
+import { bundleScript } from '../../test-support/cli-bundle.ts';
 import { parseChatFile } from './chat-file-format.ts';
 import { createFileChatRepository } from './file-chat-repository.ts';
 import { parseJournal } from './journal.ts';
@@ -46,7 +47,7 @@ function firstText(message: Message): string {
 
 /** Runs the child until a random moment, kills it, returns the lines it printed and its stderr. */
 async function runAndKill(round: number): Promise<{ lines: string[]; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', childScript, dir, String(round * 7919 + 1)], {
+  const child = spawn(process.execPath, [await bundleScript(childScript), dir, String(round * 7919 + 1)], {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
