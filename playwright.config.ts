@@ -21,6 +21,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     headless: true,
+    reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: {

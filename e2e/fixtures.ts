@@ -31,7 +31,8 @@ export async function snap(page: Page, testInfo: TestInfo, name: string): Promis
 }
 
 export const test = base.extend<{ paceMs: number; gate: boolean; server: DemoServer; toolbar: Toolbar }, { serverPool: ServerPool }>({
-  paceMs: [5, { option: true }],
+  // One millisecond between streamed pieces: replies stream, and end quickly.
+  paceMs: [1, { option: true }],
   gate: [false, { option: true }],
 
   serverPool: [
