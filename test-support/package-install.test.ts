@@ -7,6 +7,7 @@
  * warm npm cache) for the package's few dependencies.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -16,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const APP_SOURCES = path.join(ROOT, 'test-support', 'package-app');
+/** The installed test project, one at a time, under the repository's own npm cache folder. */
+const INSTALLS = path.join(ROOT, 'node_modules', '.cache', 'agentbar-package');
 /**
  * Loaded into every child through NODE_OPTIONS (which would eat double quotes, hence %22): it
  * exits when its stdin closes, so nothing outlives the test run.
@@ -86,11 +89,18 @@ beforeAll(async () => {
   const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
   packedFiles = info!.files.map((f) => f.path);
 
-  app = path.join(tmp, 'app');
-  await mkdir(app);
-  await writeFile(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  for (const file of ['client.mjs', 'agent.mjs', 'agent.ts']) await copyFile(path.join(APP_SOURCES, file), path.join(app, file));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', path.join(tmp, info!.filename)], app);
+  // The project the tarball is installed into is kept by the tarball's hash: the run on another
+  // Node version (npm run test:node24) uses the same install instead of making it again.
+  const tarball = path.join(tmp, info!.filename);
+  const hash = createHash('sha256').update(await readFile(tarball)).digest('hex').slice(0, 16);
+  app = path.join(INSTALLS, hash, 'app');
+  if (!existsSync(path.join(app, 'node_modules', 'agentbar', 'package.json'))) {
+    await rm(INSTALLS, { recursive: true, force: true });
+    await mkdir(app, { recursive: true });
+    await writeFile(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    for (const file of ['client.mjs', 'agent.mjs', 'agent.ts']) await copyFile(path.join(APP_SOURCES, file), path.join(app, file));
+    await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], app);
+  }
 }, 300_000);
 
 afterAll(async () => {
@@ -112,6 +122,7 @@ describe('the npm package', () => {
       'dist/lang/python.js',
       'vite-plugin/index.mjs',
       'vite-plugin/index.d.mts',
+      'vite-plugin/source-attributes.mjs',
       'docs/protocol.md',
       'README.md',
     ]) {
