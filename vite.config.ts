@@ -2,15 +2,19 @@
  * Builds the browser toolbar (`toolbar/main.tsx`) into ONE classic script, `dist/toolbar.js`, that
  * the server serves and any page can load with a plain <script> tag. Its CSS is a string injected
  * into the toolbar's shadow root, so there is no CSS file to serve. The highlighter's grammars go
- * beside it, one small script each in `dist/lang/`, loaded when first needed.
+ * beside it, one small script each in `dist/lang/`, loaded when first needed, and so do the
+ * page-drawing code of pictures and `take_screenshot`, `dist/screenshot.js`, and the page tools'
+ * code, `dist/page-tools.js`. The page capture that pages inline before their own scripts is
+ * `dist/page-capture.js`; the toolbar loads it at boot on a page that did not.
  *
  * The tests' config is vitest.config.ts.
  */
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 import { transform as transformCss } from 'lightningcss';
 import { GRAMMAR_NAMES } from './toolbar/markdown/grammar-names.ts';
 import { grammarScript } from './toolbar/markdown/grammar-sources.ts';
+import { buildPageCaptureScript } from './toolbar/page/page-capture-script.ts';
 import { TOOLBAR_CSS } from './toolbar/styles.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -47,6 +51,57 @@ function grammarScripts(): Plugin {
 }
 
 /**
+ * The scripts the toolbar loads from beside its own the first time it needs them, so its bundle
+ * stays small: the code that draws the page (modern-screenshot), for pictures and
+ * `take_screenshot`, and the page tools' code (page-tools.ts), for the tools it only declares.
+ */
+const LAZY_SCRIPTS = [
+  { entry: 'toolbar/screenshot/screenshot-entry.ts', name: 'agentbarScreenshot', fileName: 'screenshot.js' },
+  { entry: 'toolbar/tools/page-tools-entry.ts', name: 'agentbarPageTools', fileName: 'page-tools.js' },
+];
+
+/** Builds each of LAZY_SCRIPTS once the bundle is written, as a classic script of its own. */
+function lazyScripts(): Plugin {
+  return {
+    name: 'agentbar:lazy-scripts',
+    apply: 'build',
+    async closeBundle() {
+      for (const { entry, name, fileName } of LAZY_SCRIPTS) {
+        await build({
+          root,
+          configFile: false,
+          logLevel: 'warn',
+          publicDir: false,
+          plugins: [asciiOnly()],
+          build: {
+            outDir: 'dist',
+            emptyOutDir: false,
+            target: 'es2022',
+            sourcemap: false,
+            lib: { entry, name, formats: ['iife'], fileName: () => fileName },
+          },
+        });
+      }
+    },
+  };
+}
+
+/**
+ * Writes `dist/page-capture.js`, the small script the Vite plugin and the demo page inline first
+ * in a page so the page tools see console messages, errors and requests from its very start (and
+ * the toolbar loads at boot on a page without it).
+ */
+function pageCaptureScript(): Plugin {
+  return {
+    name: 'agentbar:page-capture-script',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'page-capture.js', source: buildPageCaptureScript() });
+    },
+  };
+}
+
+/**
  * Ships the toolbar's CSS minified: `toolbar/styles.ts` keeps its comments and layout for people
  * reading it, which were about a tenth of the gzipped bundle. lightningcss (Vite's own CSS
  * minifier) keeps the cascade as written; a CSS error fails the build rather than shipping.
@@ -73,7 +128,7 @@ export default defineConfig({
   // The bundle runs in other people's pages: no `process.env` lookups left in it.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   publicDir: false,
-  plugins: [asciiOnly(), grammarScripts(), minifiedStyles()],
+  plugins: [asciiOnly(), grammarScripts(), minifiedStyles(), lazyScripts(), pageCaptureScript()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -51,6 +51,13 @@ export const LIMITS = {
   maxAttributeNameLength: 256,
   maxAttributeValueLength: 2_048,
   maxElementTextLength: 4_000,
+  /**
+   * A picked element's component chain (`SelectedElement.components`): the components around it,
+   * nearest first, each with a name and the project-relative file its element is written in.
+   */
+  maxComponents: 8,
+  maxComponentNameLength: 256,
+  maxSourceFileLength: 1_024,
   /** Tools declared by one client in `hello`. */
   maxDeclaredTools: 100,
   maxToolNameLength: 128,
@@ -80,4 +87,56 @@ export const LIMITS = {
   maxNoticeDescriptionLength: 2_000,
   /** A context usage's cost unit: an ISO 4217 code (USD) or a word such as credits. */
   maxCurrencyLength: 16,
+} as const;
+
+/**
+ * Bounds of the page tools that read what the page said (console, uncaught errors, failed
+ * requests) and how it is built (accessibility tree, computed styles). The page capture keeps at
+ * most this much whatever the page does, and no answer grows past a few hundred KB.
+ */
+export const PAGE_TOOL_LIMITS = {
+  /** Console messages kept (the oldest are dropped first), and how many one answer holds by default. */
+  consoleMessages: 500,
+  consoleDefault: 100,
+  /** One console argument as text, and one whole message. */
+  consoleArgChars: 1_000,
+  consoleMessageChars: 2_000,
+  /** Uncaught errors and unhandled rejections kept, one answer's default, and their text. */
+  pageErrors: 100,
+  pageErrorsDefault: 20,
+  errorMessageChars: 1_000,
+  errorStackChars: 4_000,
+  /** Failed requests kept, one answer's default, and a URL's length (query secrets removed). */
+  networkFailures: 200,
+  networkFailuresDefault: 50,
+  networkUrlChars: 1_000,
+  /** Accessibility tree: nodes in one answer (default, most), levels of nesting, a name or value. */
+  treeNodesDefault: 200,
+  treeNodes: 1_000,
+  treeDepth: 40,
+  treeTextChars: 200,
+  /** Elements one accessibility walk looks at, however few it reports: a huge page stays quick. */
+  treeVisitedElements: 20_000,
+  /** One computed style value (a grid template, a font stack, a gradient). */
+  styleValueChars: 300,
+} as const;
+
+/**
+ * Pictures the toolbar draws of the page: one of each of the first picked elements sent with a
+ * message, and `take_screenshot`'s. Each stays far under `maxDataUrlLength` and the frame a tool
+ * result travels in, and the pictures of one message under its attachment total with room to spare.
+ */
+export const SCREENSHOT_LIMITS = {
+  /** Picked elements that get a picture with a message (the first ones picked). */
+  maxPicks: 4,
+  /** Longest side of a picture, in pixels: a larger one is drawn smaller (vision models scale one down anyway). */
+  maxSide: 1_568,
+  /** One picture as its data URL (about 730 KB): a larger PNG becomes a JPEG, then a smaller one. */
+  maxDataUrlLength: 1_000_000,
+  /** CSS pixels of the page shown on each side of a picked element. */
+  marginPx: 16,
+  /** How long sending waits for the pictures of its picks (loading the drawing code included). */
+  sendTimeoutMs: 3_000,
+  /** How long `take_screenshot` may take. */
+  toolTimeoutMs: 10_000,
 } as const;

@@ -31,6 +31,8 @@ export const ImagePartSchema = v.object({
   type: v.literal('image'),
   image: DataUrlSchema,
   mimeType: v.optional(boundedString(L.maxMimeTypeLength)),
+  /** Extension: a name agents are told with the image (`pick-1-button.png`, a picked element's picture). */
+  filename: v.optional(boundedString(L.maxFilenameLength)),
 });
 export type ImagePart = v.InferOutput<typeof ImagePartSchema>;
 
@@ -179,6 +181,20 @@ const AttributesSchema = v.pipe(
   v.record(boundedString(L.maxAttributeNameLength), boundedString(L.maxAttributeValueLength)),
 );
 
+const SourcePositionSchema = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+/**
+ * A component around a picked element (v1 extension): its name and, when the dev server marked it,
+ * where its element is written (a project-relative file, 1-based line and column as editors show them).
+ */
+export const ComponentFrameSchema = v.object({
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxComponentNameLength)),
+  file: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxSourceFileLength))),
+  line: v.optional(SourcePositionSchema),
+  column: v.optional(SourcePositionSchema),
+});
+export type ComponentFrame = v.InferOutput<typeof ComponentFrameSchema>;
+
 export const SelectedElementSchema = v.object({
   tagName: boundedString(L.maxTagNameLength),
   xpath: boundedString(L.maxXpathLength),
@@ -195,6 +211,11 @@ export const SelectedElementSchema = v.object({
       }),
     ),
   ),
+  /**
+   * Additive (v1 extension): the component that rendered the element, then the components around
+   * it, nearest first; each location is that of the element holding the previous entry.
+   */
+  components: v.optional(boundedArray(ComponentFrameSchema, L.maxComponents)),
 });
 export type SelectedElement = v.InferOutput<typeof SelectedElementSchema>;
 

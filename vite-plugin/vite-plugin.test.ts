@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -61,6 +61,39 @@ describe('agentbar/vite', () => {
     expect(readConnection(path.join(dir, 'nope.json'))).toMatchObject({ ok: false, reason: expect.stringContaining('agentbar serve') });
     writeFileSync(path.join(dir, 'bad.json'), '{"url":1}');
     expect(readConnection(path.join(dir, 'bad.json'))).toMatchObject({ ok: false, reason: expect.stringContaining('not a valid') });
+  });
+
+  async function fetchModule(url: string, options: { sourceAttributes?: boolean } = {}): Promise<string> {
+    vite = await createServer({
+      root: dir,
+      configFile: false,
+      logLevel: 'silent',
+      server: { port: 0, host: '127.0.0.1', ws: false },
+      // The classic runtime needs no react package in the temporary app.
+      oxc: { jsx: { runtime: 'classic' } },
+      plugins: [agentbar({ connectionFile: path.join(dir, 'server.json'), ...options })],
+    });
+    await vite.listen();
+    const address = vite.httpServer!.address() as { port: number };
+    return (await fetch(`http://127.0.0.1:${address.port}${url}`)).text();
+  }
+
+  it('marks the elements of a served .tsx module with their component and source line', async () => {
+    mkdirSync(path.join(dir, 'src'));
+    writeFileSync(path.join(dir, 'src', 'Greeting.tsx'), 'export function Greeting({ name }: { name: string }) {\n  return (\n    <section>\n      <h1 title="hi">Hello {name}</h1>\n    </section>\n  );\n}\n');
+    const js = await fetchModule('/src/Greeting.tsx');
+    expect(js).toContain('"data-agentbar-source": "src/Greeting.tsx:3:5"');
+    expect(js).toContain('"data-agentbar-source": "src/Greeting.tsx:4:7"');
+    expect(js).toContain('"data-agentbar-component": "Greeting"');
+    expect(js).toContain('sourceMappingURL=data:application/json');
+  });
+
+  it('leaves modules as written with sourceAttributes: false', async () => {
+    mkdirSync(path.join(dir, 'src'));
+    writeFileSync(path.join(dir, 'src', 'A.tsx'), 'export const A = () => <p>a</p>;\n');
+    const js = await fetchModule('/src/A.tsx', { sourceAttributes: false });
+    expect(js).toContain('createElement("p"');
+    expect(js).not.toContain('data-agentbar');
   });
 
   it('points the script at the server’s own toolbar bundle', () => {

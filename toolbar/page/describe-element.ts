@@ -6,6 +6,7 @@
 import { LIMITS } from '../../shared/limits.ts';
 import type { SelectedElement } from '../../shared/schemas.ts';
 import { truncateLine, truncateText } from '../../shared/truncate.ts';
+import { COMPONENT_ATTRIBUTE, SOURCE_ATTRIBUTE, readComponentChain } from './component-chain.ts';
 
 type Rect = SelectedElement['boundingClientRect'];
 
@@ -118,14 +119,19 @@ export function selectorOf(el: Element): string {
   return steps.reverse().join(' > ');
 }
 
-/** At most `LIMITS.maxAttributes` attributes, names and values cut to their limits. */
+/**
+ * At most `LIMITS.maxAttributes` attributes, names and values cut to their limits. The dev plugin's
+ * source marks are left out: `components` says what they say, once.
+ */
 export function boundedAttributes(el: Element, max: number = LIMITS.maxAttributes): Record<string, string> {
   const out: Record<string, string> = {};
   const attrs = el.attributes;
-  const n = Math.min(attrs?.length ?? 0, max);
-  for (let i = 0; i < n; i++) {
+  let seen = 0;
+  for (let i = 0; i < (attrs?.length ?? 0) && seen < max; i++) {
     const attr = attrs[i];
-    if (!attr || attr.name.length > LIMITS.maxAttributeNameLength) continue;
+    if (!attr || attr.name === SOURCE_ATTRIBUTE || attr.name === COMPONENT_ATTRIBUTE) continue;
+    seen++;
+    if (attr.name.length > LIMITS.maxAttributeNameLength) continue;
     out[attr.name] = truncateText(attr.value, LIMITS.maxAttributeValueLength);
   }
   return out;
@@ -164,5 +170,7 @@ export function describeElement(el: Element): SelectedElement {
   };
   // A cut selector would select something else: leave it out instead.
   if (selector.length <= LIMITS.maxSelectorLength) described.selector = selector;
+  const components = readComponentChain(el);
+  if (components) described.components = components;
   return described;
 }
