@@ -49,7 +49,8 @@ test('picks page elements, shows them as chips, and sends them with the message'
 
   // The server got the descriptions, and the browser context, in the message metadata.
   const [message] = await readUserMessages(server);
-  expect(message!.content).toEqual([{ type: 'text', text: 'what is in my selection?' }]);
+  // After the text, a picture of each pick (screenshots.spec.ts checks what they show).
+  expect(message!.content.map((p) => (p.type === 'image' ? p.filename : p))).toEqual([{ type: 'text', text: 'what is in my selection?' }, 'pick-1-h1.png', 'pick-2-td.png']);
   const { metadata } = message!;
   expect(metadata.source).toBe('toolbar');
   expect(metadata.browser).toMatchObject({ url: `${server.httpUrl}/`, title: 'Acme Orders — agentbar demo', viewport: { width: 1280, height: 720 } });
@@ -83,6 +84,31 @@ test('picks page elements, shows them as chips, and sends them with the message'
   // A chip can be removed; the element is then no longer sent.
   await toolbar.panel.getByRole('button', { name: 'Remove td', exact: true }).click();
   await expect(toolbar.panel.locator('.ab-composer .ab-chip.ab-el')).toHaveCount(1);
+});
+
+test('a pick of an element the Vite plugin marked names its component in its chip, and sends the chain', async ({ toolbar, page, server }, testInfo) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  await toolbar.pickButton.click();
+  // The demo page's filter form carries the marks agentbar/vite adds in dev: FilterButton's button in OrderFilters' form.
+  await page.getByRole('button', { name: 'Filter orders' }).click();
+  await page.keyboard.press('Escape');
+  const chip = toolbar.panel.locator('.ab-composer .ab-chip.ab-el');
+  await expect(chip).toHaveText('FilterButton › button.primary');
+  await expect(chip).toHaveAttribute('title', 'html > body > main > form > button\nin FilterButton (src/FilterButton.tsx:3:5)\nin OrderFilters (src/OrderFilters.tsx:5:5)');
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove button.primary in FilterButton', exact: true })).toBeVisible();
+  await snap(page, testInfo, 'picking-component');
+
+  await toolbar.send('why is this button blue?');
+  await expect(toolbar.userMessages.first().getByLabel('Selected elements')).toHaveText('FilterButton › button.primary');
+  const [message] = await readUserMessages(server);
+  const picked = message!.metadata.selectedElements[0]!;
+  expect(picked.components).toEqual([
+    { name: 'FilterButton', file: 'src/FilterButton.tsx', line: 3, column: 5 },
+    { name: 'OrderFilters', file: 'src/OrderFilters.tsx', line: 5, column: 5 },
+  ]);
+  // The marks are said once, in the chain, not again among the attributes.
+  expect(picked.attributes).toEqual({ class: 'primary', type: 'submit' });
 });
 
 test('closing the panel ends picking: the page has its clicks back, and nothing more is picked', async ({ toolbar, page }) => {

@@ -109,10 +109,12 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
 
   await toolbar.pickButton.click();
   await page.locator('#page-title').click();
-  await page.getByRole('cell', { name: 'Ada Lovelace' }).click();
+  // The demo page's filter form carries the marks agentbar/vite adds in dev, so its chip names its component.
+  await page.getByRole('button', { name: 'Filter orders' }).click();
   await page.getByRole('cell', { name: '$89.50' }).hover();
   await expect(page.locator('agentbar-toolbar .ab-outline.ab-picked')).toHaveCount(2);
-  await camera.shoot('picking', 'Pick elements: picked elements outlined, the hovered one labelled, chips in the composer');
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove button.primary in FilterButton', exact: true })).toBeVisible();
+  await camera.shoot('picking', 'Pick elements: picked elements outlined, the hovered one labelled, chips in the composer (one names the component that wrote its element; its file and line are in the tooltip, and go to the agent)');
   await page.keyboard.press('Escape');
   await expect(toolbar.pickButton).toHaveAttribute('aria-pressed', 'false');
 

@@ -111,6 +111,23 @@ describe('formatChatMarkdown', () => {
     expect(code).toContain('Edited\n```\n# not a heading\n```');
   });
 
+  it('names the components around a picked element, and where they are written, in the line agents are sent', () => {
+    const picked = CHAT[0] as Extract<Message, { role: 'user' }>;
+    const button = picked.metadata.selectedElements[0]!;
+    const components = [
+      { name: 'FilterButton', file: 'src/FilterButton.tsx', line: 4, column: 10 },
+      { name: 'Order`Filters', file: 'src/OrderFilters.tsx', line: 8, column: 5 },
+    ];
+    const cell = { tagName: 'td', xpath: '/html/body/table/tr/td', attributes: {}, textContent: '', boundingClientRect: button.boundingClientRect };
+    const message: Message = { ...picked, metadata: { ...picked.metadata, selectedElements: [{ ...button, components }, cell] } };
+    const markdown = formatChatMarkdown({ title: 'x', messages: [message] }, { formatTime: time });
+    expect(markdown).toContain(
+      'with these elements picked:\n' +
+        '- `form > button.filter` “Filter orders” — `<button.filter> in FilterButton (src/FilterButton.tsx:4:10) in Order\'Filters (src/OrderFilters.tsx:8:5)`\n' +
+        '- `td`\n',
+    );
+  });
+
   it('cuts a long tool output and says how much was left out', () => {
     const long: Message = { id: 'm7', role: 'tool', content: [{ type: 'tool-result', toolCallId: 't3', toolName: 'read', output: 'a'.repeat(MAX_TOOL_TEXT + 1_234), isError: true }], createdAt: at(30) };
     const markdown = formatChatMarkdown({ title: 'log', messages: [long] });

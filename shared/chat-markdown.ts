@@ -3,6 +3,7 @@
  * toolbar's "Copy chat" and `agentbar sessions --export` write the same text.
  */
 import { dataUrlBytes, splitDataUrl } from './data-url.ts';
+import { describePick } from './describe-pick.ts';
 import { describeApproval, formatBytes, formatLocalDateTime, formatThinkingTime } from './format.ts';
 import { findLineChange } from './line-change.ts';
 import type { AssistantMessage, Message, ToolCallPart, ToolDisplay, ToolResultPart, UserMessage } from './schemas.ts';
@@ -19,8 +20,8 @@ export interface ChatMarkdownOptions {
 /**
  * Writes a chat as Markdown: a heading per turn (who and when), the text as written, reasoning as
  * a quote, tool calls with their input and output in code blocks (each cut at 4,000 characters)
- * and a coding agent's file changes as diffs, picked elements and attachments named (their bytes
- * are not copied).
+ * and a coding agent's file changes as diffs, picked elements (with the components around them and
+ * where they are written) and attachments named (their bytes are not copied).
  *
  * @example formatChatMarkdown({ title: 'Fix the filter', messages }) // '# Fix the filter\n\n## You · 2026-11-30 07:22\n\n…'
  */
@@ -55,7 +56,9 @@ function writeUser(message: UserMessage, time: (t: number) => string, toolNames:
     const page = browser ? `On ${browser.url}${browser.title ? ` (“${collapseWhitespace(browser.title)}”)` : ''}` : 'On the page';
     const picked = selectedElements.map((e) => {
       const text = truncateLine(e.textContent, 80);
-      return `- \`${codeSpanText(e.selector ?? e.tagName.toLowerCase())}\`${text ? ` “${text}”` : ''}`;
+      // With no components, the pick's line would only repeat the element its selector names.
+      const chain = e.components?.length ? ` — \`${codeSpanText(describePick(e))}\`` : '';
+      return `- \`${codeSpanText(e.selector ?? e.tagName.toLowerCase())}\`${text ? ` “${text}”` : ''}${chain}`;
     });
     out.push(picked.length ? `${page}, with ${picked.length === 1 ? 'this element' : 'these elements'} picked:\n${picked.join('\n')}` : `${page}.`);
   }

@@ -494,6 +494,9 @@ export const TOOLBAR_CSS = /* css */ `
 }
 .ab-chip.ab-el { font-family: var(--mono); background: var(--accent-bg); border-color: rgba(122, 162, 255, 0.3); color: #c7d6ff; }
 .ab-chip > span { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 180px; }
+/* A pick's component before its element: the element stays the brighter of the two. */
+.ab-chip > span.ab-pick-in-component { max-width: 240px; }
+.ab-chip-component { color: #93a4c8; }
 .ab-chip img { width: 18px; height: 18px; object-fit: cover; border-radius: 3px; }
 .ab-chip .ab-icon-btn { width: 18px; height: 18px; border-radius: 4px; }
 /* No remove button on these: the text needs the chip's padding on both sides ("Clear all" touched its right edge). */

@@ -68,7 +68,8 @@ describe('an ACP agent in agentbar', () => {
     const prompt = s.received().find((r) => r.kind === 'session/prompt')!.data.prompt;
     expect(prompt[0]).toEqual({ type: 'text', text: 'hello' });
     expect(prompt[1].text).toMatch(/^Context from agentbar/);
-    const context = JSON.parse(prompt[1].text.split('\n')[1]);
+    expect(prompt[1].text.split('\n')[1]).toBe('Picked element 1: <button#buy>');
+    const context = JSON.parse(prompt[1].text.split('\n')[2]);
     expect(context.page).toEqual({ url: browser.url, title: 'Cart', viewport: browser.viewport });
     expect(context.selectedElements[0]).toMatchObject({ tagName: 'button', selector: '#buy', textContent: 'Buy now' });
   });

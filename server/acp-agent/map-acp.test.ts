@@ -31,6 +31,15 @@ describe('buildAcpPrompt', () => {
     ]);
   });
 
+  it('introduces a named image (a picked element\'s picture) by its name', () => {
+    const picture = message([{ type: 'text', text: 'this one' }, { type: 'image', image: PNG, mimeType: 'image/png', filename: 'pick-1-button.png' }]);
+    expect(buildAcpPrompt(picture, { image: true })).toEqual([
+      { type: 'text', text: 'this one' },
+      { type: 'text', text: 'pick-1-button.png:' },
+      { type: 'image', data: Buffer.from('png-bytes').toString('base64'), mimeType: 'image/png' },
+    ]);
+  });
+
   it('tells an agent that takes only text what was attached, with text files inline', () => {
     expect(buildAcpPrompt(attached, {})).toEqual([
       { type: 'text', text: 'look' },
@@ -77,6 +86,40 @@ describe('buildAcpPrompt', () => {
     ]);
     expect(buildAcpPrompt(images, { image: true })).toEqual([{ type: 'text', text: `Attached image (image/svg+xml), as its SVG source:\n${svg}` }, bmp, avif, png]);
     expect(listNotTaken(images, { image: true, embeddedContext: true })).toEqual(['an image (image/bmp)', 'an image (image/avif)']);
+  });
+
+  it('names each pick with its components in a line of its own, before the JSON of the page and the picks', () => {
+    const rect = { x: 0, y: 0, width: 10, height: 10 };
+    const picked: UserMessage = {
+      ...message([{ type: 'text', text: 'where is this written?' }]),
+      metadata: {
+        source: 'toolbar',
+        selectedElements: [
+          {
+            tagName: 'button',
+            xpath: '/html/body/main/button',
+            selector: '#greet',
+            attributes: { id: 'greet' },
+            textContent: 'Say hi',
+            boundingClientRect: rect,
+            components: [
+              { name: 'Greeting', file: 'src/Greeting.tsx', line: 4, column: 7 },
+              { name: 'App', file: 'src/App.tsx', line: 12, column: 5 },
+            ],
+          },
+          { tagName: 'td', xpath: '/html/body/table/tr/td', attributes: {}, textContent: 'Ada', boundingClientRect: rect },
+        ],
+      },
+    };
+    const [, context] = buildAcpPrompt(picked, undefined);
+    const lines = context?.type === 'text' ? context.text.split('\n') : [];
+    expect(lines.slice(0, 3)).toEqual([
+      'Context from agentbar (the page the user is looking at, and the elements they picked):',
+      'Picked element 1: <button#greet> in Greeting (src/Greeting.tsx:4:7) in App (src/App.tsx:12:5)',
+      'Picked element 2: <td>',
+    ]);
+    expect(lines).toHaveLength(4);
+    expect(JSON.parse(lines[3]!).selectedElements.map((e: { selector?: string }) => e.selector)).toEqual(['#greet', undefined]);
   });
 
   it('adds no page context when the message has none', () => {

@@ -6,6 +6,7 @@
 import type { ContentBlock, PermissionOption, PlanEntry as AcpPlanEntry, PromptCapabilities, RequestPermissionOutcome, ToolCallContent, ToolCallLocation } from '@agentclientprotocol/sdk';
 import { splitDataUrl } from '../../shared/data-url.ts';
 import { readAttachedImage, readAttachedText, SVG_SOURCE_HEADING } from '../sdk/attached-text.ts';
+import { describePick } from '../../shared/describe-pick.ts';
 import { formatList } from '../../shared/format.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import type { ApprovalLabels, ApprovalOption, FilePart, ImagePart, Message, PlanEntry, ToolDisplay, ToolLocation, UserMessage } from '../../shared/schemas.ts';
@@ -25,6 +26,8 @@ export function buildAcpPrompt(message: UserMessage, caps: PromptCapabilities | 
     if (part.type === 'text') {
       blocks.push({ type: 'text', text: part.text });
     } else if (part.type === 'image' || part.type === 'file') {
+      // A named image (a picked element's picture, `pick-1-button.png`) is introduced by its name.
+      if (part.type === 'image' && part.filename) blocks.push({ type: 'text', text: `${part.filename}:` });
       blocks.push(toAcpBlock(part, caps).block);
     }
   }
@@ -80,7 +83,11 @@ export function describeNotTaken(labels: readonly string[]): NoticeInput {
   return { severity: 'warning', title: `${formatList(labels)} could not be sent to this agent`, description: `It was only told ${labels.length === 1 ? 'it was' : 'they were'} attached.` };
 }
 
-/** The page and the picked elements, as the agent reads them; nothing when the message has neither. */
+/**
+ * The page and the picked elements, as the agent reads them: a line naming each pick with the
+ * components around it (`describePick`), then the JSON of the page and picks, on one line of its
+ * own. Nothing when the message has neither.
+ */
 function describePage(message: UserMessage): string | null {
   const { browser, selectedElements } = message.metadata;
   if (!browser && selectedElements.length === 0) return null;
@@ -96,7 +103,8 @@ function describePage(message: UserMessage): string | null {
       boundingClientRect: e.boundingClientRect,
     }));
   }
-  return `Context from agentbar (the page the user is looking at, and the elements they picked):\n${JSON.stringify(context)}`;
+  const picks = selectedElements.map((e, i) => `Picked element ${i + 1}: ${describePick(e)}\n`).join('');
+  return `Context from agentbar (the page the user is looking at, and the elements they picked):\n${picks}${JSON.stringify(context)}`;
 }
 
 /** Most characters of earlier chat sent to a new session that cannot load the old one. */

@@ -47,6 +47,13 @@ describe('renderDemoPage', () => {
     expect(readConfig(html)).toEqual({ url: 'ws://127.0.0.1:1/ws', token: 'tok' });
   });
 
+  it('runs the page capture before any other script, and leaves out one that could end its tag', () => {
+    const html = renderDemoPage({ url: 'u', token: 't' }, { captureScript: 'capture();' });
+    expect(html.indexOf('<script>capture();</script>')).toBeGreaterThan(html.indexOf('<meta charset="utf-8">'));
+    expect(html.indexOf('<script')).toBe(html.indexOf('<script>capture();</script>'));
+    expect(renderDemoPage({ url: 'u', token: 't' }, { captureScript: 'x("</script>")' })).not.toContain('x(');
+  });
+
   it('escapes a hostile token in the page as well', () => {
     const html = renderDemoPage({ url: 'u', token: '</script><script>alert(1)</script>' });
     expect(html).not.toContain('<script>alert(1)');

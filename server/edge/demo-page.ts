@@ -9,12 +9,38 @@ export function renderToolbarTags(config: { url: string; token: string }, src = 
   return `<script>window.__AGENTBAR__ = ${json};</script>\n<script src="${src}" defer></script>`;
 }
 
-export function renderDemoPage(config: { url: string; token: string }): string {
+/**
+ * The page capture inline (dist/page-capture.js), or nothing when it is not built or holds text
+ * that would end its `<script>` early: the toolbar then captures from its own start.
+ */
+function renderCaptureScript(captureScript: string | null | undefined): string {
+  return captureScript && !/<\/script|<!--/i.test(captureScript) ? `<script>${captureScript}</script>\n` : '';
+}
+
+/**
+ * The attributes the agentbar Vite plugin adds in dev to an element a component writes. A real app
+ * gets them from `agentbar/vite`; the demo page, plain HTML, writes them on its filter form as the
+ * plugin would for an `OrderFilters` component whose form holds a `FilterButton`, so a pick there
+ * shows its components.
+ *
+ * @example markSource('FilterButton', 'src/FilterButton.tsx:3:5')
+ */
+function markSource(component: string, source: string): string {
+  return ` data-agentbar-component="${component}" data-agentbar-source="${source}"`;
+}
+
+/**
+ * The demo page; `captureScript` (dist/page-capture.js) goes first in its `<head>`, before any
+ * script, so the page tools see what the page logs, throws and requests from its start.
+ *
+ * @example renderDemoPage({ url: 'ws://127.0.0.1:4477/ws', token }, { captureScript })
+ */
+export function renderDemoPage(config: { url: string; token: string }, options: { captureScript?: string | null } = {}): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+${renderCaptureScript(options.captureScript)}<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Acme Orders — agentbar demo</title>
 <style>
   * { box-sizing: border-box; }
@@ -64,10 +90,10 @@ export function renderDemoPage(config: { url: string; token: string }): string {
       <tr><td>#10418</td><td>Katherine Johnson</td><td>$45.00</td><td><span class="badge refunded">Refunded</span></td></tr>
     </tbody>
   </table>
-  <form onsubmit="event.preventDefault()">
-    <label>Customer <input name="customer" placeholder="Name or email"></label>
-    <label>Status <select name="status"><option>Any</option><option>Paid</option><option>Pending</option><option>Refunded</option></select></label>
-    <button class="primary" type="submit">Filter orders</button>
+  <form onsubmit="event.preventDefault()"${markSource('OrderFilters', 'src/OrderFilters.tsx:5:5')}>
+    <label${markSource('OrderFilters', 'src/OrderFilters.tsx:6:7')}>Customer <input name="customer" placeholder="Name or email"${markSource('OrderFilters', 'src/OrderFilters.tsx:6:23')}></label>
+    <label${markSource('OrderFilters', 'src/OrderFilters.tsx:7:7')}>Status <select name="status"${markSource('OrderFilters', 'src/OrderFilters.tsx:7:21')}>${['Any', 'Paid', 'Pending', 'Refunded'].map((s) => `<option${markSource('OrderFilters', 'src/OrderFilters.tsx:7:64')}>${s}</option>`).join('')}</select></label>
+    <button class="primary" type="submit"${markSource('FilterButton', 'src/FilterButton.tsx:3:5')}>Filter orders</button>
   </form>
 </main>
 ${renderToolbarTags(config)}

@@ -6,6 +6,7 @@
  */
 import type { ModelMessage, UserContent } from 'ai';
 import type { FilePart, ImagePart, Message, UserMessage } from '../../shared/schemas.ts';
+import { describePick } from '../../shared/describe-pick.ts';
 import { truncateLine, truncateText } from '../../shared/truncate.ts';
 import { toModelPart } from './attachments.ts';
 
@@ -26,28 +27,40 @@ function textOf(message: Message): string {
   return message.content.map((p) => (p.type === 'text' ? p.text : '')).filter(Boolean).join('\n');
 }
 
-/** The page context a toolbar sends with a message, as text the model can use. */
+/**
+ * The page context a toolbar sends with a message, as text the model can use: a line for the page,
+ * and one for each picked element that names it with its components (`describePick`), then its
+ * selector and text.
+ *
+ * @example describePageContext(message)
+ * // 'Page: Orders <http://localhost:5173/> (viewport 1280×720)\nSelected element: <button#greet> in Greeting (src/Greeting.tsx:4:7) — #greet "Say hi"'
+ */
 export function describePageContext(message: UserMessage): string | null {
   const lines: string[] = [];
   const browser = message.metadata.browser;
   if (browser) lines.push(`Page: ${browser.title || '(untitled)'} <${browser.url}> (viewport ${browser.viewport.width}×${browser.viewport.height})`);
   for (const el of message.metadata.selectedElements) {
     const text = truncateLine(el.textContent, 200);
-    lines.push(`Selected element: <${el.tagName.toLowerCase()}> ${el.selector ?? el.xpath}${text ? ` "${text}"` : ''}`);
+    lines.push(`Selected element: ${describePick(el)} — ${el.selector ?? el.xpath}${text ? ` "${text}"` : ''}`);
   }
   return lines.length ? lines.join('\n') : null;
 }
 
 /** An attachment of an earlier message: only named, so the history stays small. */
 function describeEarlier(part: ImagePart | FilePart): string {
-  return part.type === 'image' ? '[an image the user attached earlier]' : `[a file the user attached earlier: ${part.filename ?? part.mimeType}]`;
+  if (part.type === 'image') return part.filename ? `[an image the user attached earlier: ${part.filename}]` : '[an image the user attached earlier]';
+  return `[a file the user attached earlier: ${part.filename ?? part.mimeType}]`;
 }
 
 function userContent(message: UserMessage, withAttachments: boolean): UserContent {
   const parts: Exclude<UserContent, string> = [];
   for (const p of message.content) {
     if (p.type === 'text') parts.push({ type: 'text', text: p.text });
-    else if (p.type === 'image' || p.type === 'file') parts.push(withAttachments ? toModelPart(p) : { type: 'text', text: describeEarlier(p) });
+    else if (p.type === 'image' || p.type === 'file') {
+      // A named image (a picked element's picture, `pick-1-button.png`) is introduced by its name.
+      if (withAttachments && p.type === 'image' && p.filename) parts.push({ type: 'text', text: `${p.filename}:` });
+      parts.push(withAttachments ? toModelPart(p) : { type: 'text', text: describeEarlier(p) });
+    }
   }
   const context = describePageContext(message);
   if (context) parts.push({ type: 'text', text: context });

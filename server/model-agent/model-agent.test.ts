@@ -750,6 +750,26 @@ describe('the prompt', () => {
     expect(json[0]).toMatchObject({ status: 'done', agent: AGENT });
     expect(activeMessages(server.store.state).some((m: Message) => m.id === json[0]!.messageId)).toBe(true);
   });
+
+  it('names each picked element with its components and where they are written, then its selector and text', async () => {
+    const { fake, server, client, chatId } = await setup({ replies: [{ steps: [{ text: 'It is in Greeting.' }] }] });
+    const rect = { x: 0, y: 0, width: 10, height: 10 };
+    const components = [
+      { name: 'Greeting', file: 'src/Greeting.tsx', line: 4, column: 7 },
+      { name: 'App', file: 'src/App.tsx', line: 12, column: 5 },
+    ];
+    const selectedElements = [
+      { tagName: 'button', xpath: '/html/body/main/button', selector: '#greet', attributes: { id: 'greet' }, textContent: 'Say hi', boundingClientRect: rect, components },
+      { tagName: 'td', xpath: '/html/body/table/tr/td', attributes: {}, textContent: '', boundingClientRect: rect },
+    ];
+    await client.ok('message.send', userMessage(chatId, 'where is this written?', { agent: AGENT, metadata: { source: 'toolbar', selectedElements } }));
+    await waitUntil(() => server.store.state.run === null && lastReply(server)?.status === 'done', 'the reply', 10_000);
+    const content = fake.requests[0]!.body.messages.at(-1)!.content as { type: string; text: string }[];
+    expect(content.map((p) => p.text)).toEqual([
+      'where is this written?',
+      'Selected element: <button#greet> in Greeting (src/Greeting.tsx:4:7) in App (src/App.tsx:12:5) — #greet "Say hi"\nSelected element: <td> — /html/body/table/tr/td',
+    ]);
+  });
 });
 
 describe('skills', () => {

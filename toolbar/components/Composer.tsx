@@ -4,7 +4,7 @@ import { isBooleanSetting } from '../../shared/agent-setting.ts';
 import { contextPercent, describeUsage, formatCost, formatTokens } from '../../shared/format.ts';
 import type { AgentSetting, AgentSettingOption, ContextUsage } from '../../shared/schemas.ts';
 import { useServices, useToolbar } from '../context.ts';
-import { labelElement } from '../page/picker.ts';
+import { describePickChip } from '../pick-chip.ts';
 import {
   selectActiveChatId,
   selectAgents,
@@ -21,6 +21,7 @@ import {
   selectQueueHint,
 } from '../selectors.ts';
 import { CommandList, useCommandSuggestions } from './CommandSuggestions.tsx';
+import { PickLabel } from './PickLabel.tsx';
 import { QueuedMessage } from './QueuedMessage.tsx';
 import { RunElsewhere } from './RunElsewhere.tsx';
 import { CloseIcon, CursorIcon, FileIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
@@ -53,14 +54,14 @@ function Chips() {
         </span>
       ))}
       {picked.map((p) => {
-        const label = labelElement(p.info);
+        const chip = describePickChip(p.info);
         return (
-          <span key={p.id} class="ab-chip ab-el" title={p.info.selector ?? p.info.xpath}>
-            <span>{label}</span>
+          <span key={p.id} class="ab-chip ab-el" title={chip.title}>
+            <PickLabel chip={chip} />
             <button
               type="button"
               class="ab-icon-btn"
-              aria-label={`Remove ${label}`}
+              aria-label={`Remove ${chip.name}`}
               onClick={() => store.getState().removePicked(p.id)}
             >
               <CloseIcon size={11} />

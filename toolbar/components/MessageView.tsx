@@ -1,10 +1,11 @@
 import { describeApproval, formatThinkingTime } from '../../shared/format.ts';
 import type { AssistantMessage, Message, Notice, PlanEntry, ReasoningPart, ToolApprovalResponsePart, ToolMessage, UserMessage } from '../../shared/schemas.ts';
-import { labelElement } from '../page/picker.ts';
+import { describePickChip } from '../pick-chip.ts';
 import { FileLink, ImagePreview } from './AttachmentViews.tsx';
 import { Markdown } from './Markdown.tsx';
 import { memo } from './memo.ts';
 import { Collapsible, CopyMessage, EditMessage, MessageTime, offersReplyAction, ReplyActions } from './MessageTools.tsx';
+import { PickLabel } from './PickLabel.tsx';
 import { ToolCallCard, ToolResultCard } from './ToolCallCard.tsx';
 
 /** A message's text parts, joined: what "Copy message" copies. */
@@ -67,11 +68,14 @@ function UserMessageView({ message }: { message: UserMessage }) {
       </Collapsible>
       {elements.length > 0 ? (
         <div class="ab-meta-chips" role="group" aria-label="Selected elements">
-          {elements.slice(0, 12).map((el, i) => (
-            <span key={i} class="ab-chip ab-el ab-chip-static" title={el.selector ?? el.xpath}>
-              <span>{labelElement(el)}</span>
-            </span>
-          ))}
+          {elements.slice(0, 12).map((el, i) => {
+            const chip = describePickChip(el);
+            return (
+              <span key={i} class="ab-chip ab-el ab-chip-static" title={chip.title}>
+                <PickLabel chip={chip} />
+              </span>
+            );
+          })}
           {elements.length > 12 ? <span class="ab-chip ab-chip-static">+{elements.length - 12}</span> : null}
         </div>
       ) : null}
