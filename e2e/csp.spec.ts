@@ -1,15 +1,17 @@
 /**
  * A developer's app with a strict, nonce-based Content-Security-Policy: the toolbar tag carries
- * the nonce, and the scripts the toolbar adds later (the highlighter's grammars) get it too. Under
- * Trusted Types the grammars' URLs come from the toolbar's own policy, `agentbar`; where the page
- * allows only other policies, code shows plain and the rest works. A policy whose connect-src
- * leaves the agent server out gets a message saying what to add, not an endless "Connecting…".
+ * the nonce, and the scripts the toolbar adds later (the highlighter's grammars, the page tools'
+ * code, the page capture) get it too. Under Trusted Types their URLs come from the toolbar's own
+ * policy, `agentbar`; where the page allows only other policies, code shows plain, the page tools
+ * answer with what to allow, and the rest works. A policy whose connect-src leaves the agent
+ * server out gets a message saying what to add, not an endless "Connecting…".
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from '@playwright/test';
 import type { DemoServer } from './demo-server.ts';
 import { expect, test, Toolbar } from './fixtures.ts';
+import { callPageTool } from './page-tools.ts';
 
 const NONCE = 'c2VjcmV0LW5vbmNl';
 
@@ -81,6 +83,40 @@ test('shows code plain, and keeps working, where Trusted Types allow only other 
     // The browser reports the refused policy; nothing is thrown at the page.
     expect(errors.filter((e) => e.startsWith('uncaught:'))).toEqual([]);
   });
+});
+
+test('runs the page tools, and records the page from the toolbar’s start, with the scripts it loads getting the nonce', async ({ page, server }) => {
+  const app = await serveApp(server);
+  try {
+    await page.goto(app.url);
+    await new Toolbar(page, server).open();
+    expect(await callPageTool(server, 'get_accessibility_tree', { selector: 'main' })).toMatchObject({
+      isError: false,
+      output: { root: 'main', tree: { role: 'main', children: [{ role: 'heading', name: 'My app', level: 1 }] } },
+    });
+    await page.evaluate(() => console.warn('said on a strict page'));
+    const { output } = await callPageTool(server, 'get_console_messages', { level: 'warn' });
+    expect(output).toMatchObject({ capturing: expect.stringMatching(/^since the toolbar loaded/), messages: [expect.objectContaining({ text: 'said on a strict page' })] });
+  } finally {
+    await app.close();
+  }
+});
+
+test('where Trusted Types allow only other policies, the page tools answer with what to allow', async ({ page, server }) => {
+  const app = await serveApp(server, "; require-trusted-types-for 'script'; trusted-types app-only");
+  try {
+    await page.goto(app.url);
+    await new Toolbar(page, server).open();
+    const answer = await callPageTool(server, 'get_page_info');
+    expect(answer.isError).toBe(true);
+    expect(answer.output.error).toBe(
+      `get_page_info is not available on this page: page-tools.js could not be loaded from ${server.httpUrl}/page-tools.js. ` +
+        `If the page has a Content-Security-Policy, its script-src must admit ${server.httpUrl} (or the toolbar's script tag must carry the page's nonce); ` +
+        `if it enforces Trusted Types, its trusted-types directive must allow the policy 'agentbar'.`,
+    );
+  } finally {
+    await app.close();
+  }
 });
 
 test("says what to add when the page's connect-src leaves the agent server out, and stops trying", async ({ page, server }) => {

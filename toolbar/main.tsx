@@ -10,6 +10,7 @@
 import { resolveConfig } from './config.ts';
 import { configureGrammars } from './markdown/grammar-loader.ts';
 import { mountToolbar } from './mount.tsx';
+import { configureScripts } from './page/load-script.ts';
 
 const MOUNTED = Symbol.for('agentbar.toolbar');
 
@@ -23,7 +24,8 @@ function boot(): void {
     global: (window as { __AGENTBAR__?: unknown }).__AGENTBAR__,
     script: script ? { url: script.getAttribute('data-url'), token: script.getAttribute('data-token') } : null,
   });
-  // Highlighter grammars load on demand from beside this script (dist/lang/NAME.js).
+  // Optional scripts load on demand from beside this one: grammars (dist/lang/NAME.js), screenshot.js.
+  configureScripts({ root: script?.src ? new URL('.', script.src).href : null, nonce: script?.nonce });
   configureGrammars(window, { base: script?.src ? new URL('lang/', script.src).href : null, nonce: script?.nonce });
   const handle = mountToolbar(window, config);
   if (handle) marks[MOUNTED] = { unmount: handle.unmount };

@@ -21,10 +21,16 @@ import { bindPolicyWatch } from './page/policy-watch.ts';
 import { bindRefusalProbe } from './page/refusal-probe.ts';
 import { fitAttachments } from './page/fit-attachments.ts';
 import { readAttachments } from './page/read-attachments.ts';
+import { startPageCapture } from './page/page-capture-loader.ts';
+import { bindPageLog, type PageLogSource } from './page/page-log.ts';
+import { takePickPictures } from './screenshot/pick-pictures.ts';
+import { takePicture } from './screenshot/screenshot-loader.ts';
+import { SCREENSHOT_LIMITS } from '../shared/limits.ts';
 import { bindSendQueue } from './send-queue.ts';
 import { createToolbarStore, type PickedElement, type PrefsStorage, type ToolbarStore } from './store.ts';
 import { TOOLBAR_CSS } from './styles.ts';
 import { createToolRunner, listToolDefinitions, type ToolContext } from './tools/index.ts';
+import { loadPageTools } from './tools/page-tools-loader.ts';
 
 export const HOST_TAG = 'agentbar-toolbar';
 
@@ -78,12 +84,17 @@ function bindPicker(win: Window, host: HTMLElement, store: ToolbarStore): () => 
   };
 }
 
-function createToolContext(win: Window, host: HTMLElement, getStore: () => ToolbarStore): ToolContext {
+function createToolContext(win: Window, host: HTMLElement, getStore: () => ToolbarStore, pageLog: PageLogSource): ToolContext {
   return {
     window: win,
     document: win.document,
     isOwnNode: (node) => node === host || host.contains(node),
     getSelectedElements: () => getStore().getState().picked.map(describePicked),
+    getPickedNodes: () => getStore().getState().picked.map((p) => (p.node?.isConnected ? p.node : null)),
+    takePicture: (target, timeoutMs) => takePicture(win, host, target, timeoutMs),
+    pageLog,
+    getComputedStyle: (el) => win.getComputedStyle(el),
+    loadPageTools: () => loadPageTools(win),
     highlight(el, label, durationMs) {
       const id = makeId('hl');
       const rect = el.getBoundingClientRect();
@@ -135,8 +146,8 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
 
   let store: ToolbarStore | null = null;
   const getStore = () => store!;
-  const tools = createToolContext(win, host, getStore);
   const socketUrl = buildSocketUrl(config.config);
+  const tools = createToolContext(win, host, getStore, bindPageLog(win, socketUrl, () => startPageCapture(win)));
   const client = createSyncClient({
     connect: createWebSocketConnector(socketUrl),
     client: { kind: 'toolbar', name: 'agentbar toolbar' },
@@ -152,6 +163,12 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
     store,
     collectMetadata: () => collectBrowserMetadata(win),
     describePicked,
+    takePickPictures: (picked) =>
+      takePickPictures(
+        picked.map((p) => ({ node: p.node ?? null, tagName: p.info.tagName })),
+        (el, ms) => takePicture(win, host, el, ms),
+        SCREENSHOT_LIMITS.sendTimeoutMs,
+      ),
   });
   const services: ToolbarServices = {
     store,

@@ -12,7 +12,14 @@ export interface FakeSpec {
   children?: FakeSpec[];
 }
 
+/** A text node, as `childNodes` lists it before an element's children. */
+export interface FakeText {
+  readonly nodeType: 3;
+  readonly nodeValue: string;
+}
+
 export class FakeElement {
+  readonly nodeType = 1;
   readonly localName: string;
   readonly tagName: string;
   readonly namespaceURI = 'http://www.w3.org/1999/xhtml';
@@ -47,6 +54,10 @@ export class FakeElement {
   get textContent(): string {
     return this.ownText + this.children.map((c) => c.textContent).join('');
   }
+  /** The element's own text first, then its children. */
+  get childNodes(): (FakeText | FakeElement)[] {
+    return this.ownText ? [{ nodeType: 3, nodeValue: this.ownText }, ...this.children] : [...this.children];
+  }
   getAttribute(name: string): string | null {
     return this.attributes.find((a) => a.name === name)?.value ?? null;
   }
@@ -68,8 +79,12 @@ export class FakeElement {
 
 export class FakeDocument {
   readonly documentElement: FakeElement;
+  activeElement: FakeElement | null = null;
   constructor(root: FakeElement) {
     this.documentElement = root;
+  }
+  getElementById(id: string): FakeElement | null {
+    return [this.documentElement, ...this.documentElement.descendants()].find((el) => el.id === id) ?? null;
   }
   querySelectorAll(selector: string): FakeElement[] {
     const s = selector.trim();
@@ -96,6 +111,20 @@ function build(spec: FakeSpec, doc: { current: FakeDocument | null }, all: FakeE
     el.children.push(c);
   }
   return el;
+}
+
+/**
+ * A computed style read from the element's `style` attribute alone (`display: none`, `color: red`):
+ * enough for the page logic that asks for display, visibility or a colour.
+ */
+export function styleFromAttribute(el: Element): { getPropertyValue(name: string): string } {
+  const declared = new Map(
+    (el.getAttribute('style') ?? '')
+      .split(';')
+      .map((d) => d.split(':').map((s) => s.trim()))
+      .filter((d): d is [string, string] => d.length === 2),
+  );
+  return { getPropertyValue: (name) => declared.get(name) ?? '' };
 }
 
 /** Builds a document from a spec tree; returns it and a finder by id. */

@@ -161,6 +161,19 @@ describe('GET / (the demo page)', () => {
     expect((await get('/', { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
   });
 
+  it('inlines the page capture built beside the bundle, and goes without it when it is not built', async () => {
+    const built = mkdtempSync(join(tmpdir(), 'agentbar-capture-'));
+    try {
+      writeFileSync(join(built, 'toolbar.js'), 'toolbar();');
+      writeFileSync(join(built, 'page-capture.js'), 'capture();');
+      const withCapture = await (await get('/', { cookie: COOKIE }, makeApp({ bundle: join(built, 'toolbar.js') }))).text();
+      expect(withCapture).toContain('<script>capture();</script>');
+      expect(await (await get('/', { cookie: COOKIE })).text()).not.toContain('capture()');
+    } finally {
+      rmSync(built, { recursive: true, force: true });
+    }
+  });
+
   it('trades ?token= for the cookie and sends the browser to a clean address', async () => {
     const res = await get(`/?token=${TOKEN}`);
     expect(res.status).toBe(303);
@@ -277,6 +290,29 @@ describe('GET /lang/NAME.js', () => {
       const res = await get(route);
       expect(res.status, route).toBe(404);
       expect(await res.text(), route).not.toContain('not a grammar');
+    }
+  });
+});
+
+describe('GET /screenshot.js, /page-tools.js, /page-capture.js', () => {
+  it('serves the scripts the toolbar loads on first use, beside the bundle, as JavaScript, without a token', async () => {
+    const built = mkdtempSync(join(tmpdir(), 'agentbar-lazy-'));
+    try {
+      const app = makeApp({ bundle: join(built, 'toolbar.js') });
+      for (const file of ['screenshot.js', 'page-tools.js', 'page-capture.js']) {
+        writeFileSync(join(built, file), `${file}();\n`);
+        const res = await get(`/${file}`, {}, app);
+        expect([res.status, res.headers.get('content-type'), await res.text()], file).toEqual([200, 'text/javascript; charset=utf-8', `${file}();\n`]);
+      }
+    } finally {
+      rmSync(built, { recursive: true, force: true });
+    }
+  });
+
+  it('answers 404 while they are not built', async () => {
+    for (const route of ['/screenshot.js', '/page-tools.js', '/page-capture.js']) {
+      const res = await get(route, {}, makeApp({ bundle: join(dir, 'lang', 'toolbar.js') }));
+      expect(res.status, route).toBe(404);
     }
   });
 });

@@ -14,7 +14,7 @@ import type { SignInLinks } from './sign-in-links.ts';
 export interface HttpAppOptions {
   policy: AccessPolicy;
   agents: () => AgentInfo[];
-  /** Where `toolbar.js` is read from (the Vite build output); its grammars are in `lang/` beside it. */
+  /** Where `toolbar.js` is read from (the Vite build output); LAZY_SCRIPTS, the grammars' `lang/` and `page-capture.js` (also inlined in the demo page) are beside it. */
   toolbarBundlePath: string;
   /** The ws URL the demo page's toolbar connects to. */
   wsUrl: () => string;
@@ -40,6 +40,12 @@ const SECRET_PAGE_HEADERS = {
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
 };
+
+/**
+ * The scripts the toolbar loads from beside its own when it first needs them: the code that draws
+ * the page, the page tools' code, and the page capture on a page that did not inline it.
+ */
+const LAZY_SCRIPTS = ['screenshot.js', 'page-tools.js', 'page-capture.js'];
 
 /** A grammar script's file name: what `vite.config.ts` writes to `dist/lang/`, and nothing else. */
 const GRAMMAR_FILE = /^[a-z][a-z0-9-]{0,31}\.js$/;
@@ -124,6 +130,17 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     }
   });
 
+  // Public like the bundle: they hold no secret.
+  for (const file of LAZY_SCRIPTS) {
+    app.get(`/${file}`, async (c) => {
+      try {
+        return c.body(await scripts.read(join(dirname(options.toolbarBundlePath), file)), 200, SCRIPT_HEADERS);
+      } catch {
+        return c.text('Not found', 404);
+      }
+    });
+  }
+
   // The highlighter's grammars, which the toolbar loads with a <script> the first time a code
   // block in that language shows. Public like the bundle: they hold no secret.
   app.get('/lang/:file', async (c) => {
@@ -137,11 +154,12 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   });
 
   // The demo page holds the token, so only a request that proved it has it gets the page.
-  app.get('/', (c) => {
+  app.get('/', async (c) => {
     if (credentialsMissing(c)) return c.html(renderSignInPage('missing'), 403, SECRET_PAGE_HEADERS);
     // Trade a token in the address for the cookie, so it leaves the address bar and the history.
     if (new URL(c.req.url).searchParams.has('token')) return signInAndGoHome(c);
-    return c.html(renderDemoPage({ url: options.wsUrl(), token: options.policy.token }), 200, SECRET_PAGE_HEADERS);
+    const captureScript = await scripts.read(join(dirname(options.toolbarBundlePath), 'page-capture.js')).catch(() => null);
+    return c.html(renderDemoPage({ url: options.wsUrl(), token: options.policy.token }, { captureScript }), 200, SECRET_PAGE_HEADERS);
   });
 
   app.get('/sign-in/:code', (c) => {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
+import { PAGE_TOOL_DEFINITIONS } from '../../shared/page-tool-definitions.ts';
 import { userMessage, type TestClient } from '../../test-support/test-client.ts';
 import { lastMessage, textOf, useHarness, type TestServer } from '../../test-support/test-server.ts';
 import { createAcpAgent } from '../acp-agent/create-acp-agent.ts';
@@ -50,7 +51,8 @@ describe('the page tools over MCP', () => {
     // An agent lists the tools once, as it connects: it must see them though the page opens later.
     const mcp = await mcpClient(server);
     const { tools } = await mcp.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['get_page_info', 'get_selected_elements', 'query_selector', 'highlight_element']);
+    expect(tools.map((t) => t.name)).toEqual(PAGE_TOOL_DEFINITIONS.map((t) => t.name));
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['get_page_info', 'get_console_messages', 'get_accessibility_tree']));
     expect(tools[3]!.inputSchema).toMatchObject({ type: 'object', required: ['selector'] });
     const none = await mcp.callTool({ name: 'get_selected_elements', arguments: {} });
     expect(none).toMatchObject({

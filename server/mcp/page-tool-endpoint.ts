@@ -5,6 +5,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '../../shared/schemas.ts';
+import { splitToolImage } from '../../shared/tool-image.ts';
 import type { ToolCallResult } from '../sdk/agent.ts';
 
 export interface PageToolEndpointOptions {
@@ -20,8 +21,13 @@ export interface PageToolEndpointOptions {
   call: (request: { chatId: string | null; toolName: string; input: Record<string, unknown>; signal: AbortSignal }) => Promise<ToolCallResult>;
 }
 
-/** What an MCP client sees of a tool result: text, JSON for anything else. */
+/** What an MCP client sees of a tool result: text, JSON for anything else, and a picture as an image. */
 function toMcpResult(result: ToolCallResult): CallToolResult {
+  const picture = result.isError ? null : splitToolImage(result.output);
+  if (picture) {
+    const { mimeType, data } = picture.image;
+    return { content: [{ type: 'text', text: JSON.stringify(picture.rest) }, { type: 'image', data, mimeType }], isError: false };
+  }
   const text = typeof result.output === 'string' ? result.output : JSON.stringify(result.output ?? null);
   return { content: [{ type: 'text', text }], isError: result.isError };
 }

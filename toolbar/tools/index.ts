@@ -1,19 +1,14 @@
 /**
- * The tools the toolbar declares in `hello` and runs when the server sends `tool.run`.
+ * The tools the toolbar declares in `hello` and runs when the server sends `tool.run`. It holds
+ * their declarations only: their code is in `page-tools.js`, loaded the first time an agent calls
+ * one (lazy-tool.ts), so the bundle every page view loads does not carry it.
  */
+import { PAGE_TOOL_DEFINITIONS } from '../../shared/page-tool-definitions.ts';
 import type { ToolDefinition, ToolRunFrame } from '../../shared/schemas.ts';
-import { getPageInfoTool } from './get-page-info.ts';
-import { getSelectedElementsTool } from './get-selected-elements.ts';
-import { highlightElementTool } from './highlight-element.ts';
-import { querySelectorTool } from './query-selector.ts';
+import { lazyTool } from './lazy-tool.ts';
 import { toolError, type ToolbarTool, type ToolContext, type ToolOutcome } from './tool-context.ts';
 
-export const TOOLBAR_TOOLS: readonly ToolbarTool[] = [
-  getPageInfoTool,
-  getSelectedElementsTool,
-  querySelectorTool,
-  highlightElementTool,
-];
+export const TOOLBAR_TOOLS: readonly ToolbarTool[] = PAGE_TOOL_DEFINITIONS.map(lazyTool);
 
 /** The declarations sent in `hello.tools`. */
 export function listToolDefinitions(tools: readonly ToolbarTool[] = TOOLBAR_TOOLS): ToolDefinition[] {

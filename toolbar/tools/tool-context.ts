@@ -4,6 +4,10 @@
  */
 import type { SelectedElement } from '../../shared/schemas.ts';
 import type { BrowserWindow } from '../page/browser-metadata.ts';
+import type { StyleReader } from '../page/computed-styles.ts';
+import type { PageLogSource } from '../page/page-log.ts';
+import type { PageToolsLoad } from './page-tools-api.ts';
+import type { DrawnPicture } from '../screenshot/picture-api.ts';
 
 export interface ToolContext {
   window: BrowserWindow & { scrollX: number; scrollY: number };
@@ -13,6 +17,16 @@ export interface ToolContext {
   getSelectedElements(): SelectedElement[];
   /** Outlines `el` for `durationMs` with an overlay inside the toolbar's shadow root. */
   highlight(el: Element, label: string, durationMs: number): void;
+  /** The picked elements still on the page, in pick order (null for one that left it). */
+  getPickedNodes?(): (Element | null)[];
+  /** A picture of `target` with a margin, or of the viewport for null, without the toolbar in it. */
+  takePicture?(target: Element | null, timeoutMs: number): Promise<DrawnPicture>;
+  /** Where what the page said so far (console, errors, failed requests) is recorded. */
+  pageLog?: PageLogSource;
+  /** The element's computed style (`getComputedStyle`). */
+  getComputedStyle?(el: Element): StyleReader;
+  /** The tools' code, `page-tools.js` (lazy-tool.ts), loaded the first time one is called. */
+  loadPageTools?(): Promise<PageToolsLoad>;
 }
 
 export interface ToolOutcome {

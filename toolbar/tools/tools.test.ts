@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { createFakeDocument, type FakeElement } from '../test-dom.ts';
 import { HIGHLIGHT_MS, PAGE_TOOL_DEFINITIONS } from '../../shared/page-tool-definitions.ts';
 import { createToolRunner, listToolDefinitions, type ToolContext } from './index.ts';
+import { PAGE_TOOLS, runPageTool } from './page-tools.ts';
 
 function setup() {
   const items = Array.from({ length: 30 }, (_, i) => ({
@@ -45,6 +46,7 @@ function setup() {
     isOwnNode: (node) => (host as FakeElement).contains(node as unknown as FakeElement),
     getSelectedElements: () => selected,
     highlight: (el, label, ms) => void highlighted.push({ el, label, ms }),
+    loadPageTools: async () => ({ ok: true, run: runPageTool }),
   };
   const run = createToolRunner(ctx);
   const call = (toolName: string, input: Record<string, unknown>) => run({ toolName, input }, new AbortController().signal);
@@ -52,12 +54,16 @@ function setup() {
 }
 
 describe('tool definitions', () => {
-  it('declares four tools that the hello schema accepts', () => {
+  it('declares the page tools, which the hello schema accepts', () => {
     const defs = listToolDefinitions();
-    expect(defs.map((d) => d.name)).toEqual(['get_page_info', 'get_selected_elements', 'query_selector', 'highlight_element']);
+    expect(defs.map((d) => d.name)).toEqual(expect.arrayContaining(['get_page_info', 'get_selected_elements', 'query_selector', 'highlight_element', 'take_screenshot']));
     for (const d of defs) expect(v.safeParse(ToolDefinitionSchema, d).success).toBe(true);
     // The server lists these to agents before a page is open: the same declarations, word for word.
     expect(defs).toEqual(PAGE_TOOL_DEFINITIONS);
+  });
+
+  it('each has its code in page-tools.js, declared the same', () => {
+    expect(listToolDefinitions(PAGE_TOOLS)).toEqual(PAGE_TOOL_DEFINITIONS);
   });
 });
 
@@ -164,7 +170,7 @@ describe('the runner', () => {
   });
 
   it('turns a throwing tool into an error result', async () => {
-    const ctx = { getSelectedElements: () => { throw new Error('boom'); } } as unknown as ToolContext;
+    const ctx = { getSelectedElements: () => { throw new Error('boom'); }, loadPageTools: async () => ({ ok: true, run: runPageTool }) } as unknown as ToolContext;
     const run = createToolRunner(ctx);
     expect(await run({ toolName: 'get_selected_elements', input: {} }, new AbortController().signal)).toEqual({
       output: { error: 'get_selected_elements failed: boom' },
@@ -178,5 +184,42 @@ describe('the runner', () => {
     controller.abort();
     const run = createToolRunner({ document: dom.doc } as unknown as ToolContext);
     expect((await run({ toolName: 'query_selector', input: { selector: 'li' } }, controller.signal)).isError).toBe(true);
+  });
+});
+
+describe('the tools’ code, loaded on first use', () => {
+  function runWith(loadPageTools: ToolContext['loadPageTools']) {
+    const run = createToolRunner({ getSelectedElements: () => [], ...(loadPageTools ? { loadPageTools } : {}) } as unknown as ToolContext);
+    return (toolName: string, signal = new AbortController().signal) => run({ toolName, input: {} }, signal);
+  }
+
+  it('is loaded once a tool is called, and runs it', async () => {
+    let loads = 0;
+    const call = runWith(async () => (loads++, { ok: true, run: runPageTool }));
+    expect(loads).toBe(0);
+    expect(await call('get_selected_elements')).toEqual({ output: { count: 0, elements: [] } });
+    expect(loads).toBe(1);
+  });
+
+  it('that cannot be loaded answers the call with why, naming the tool', async () => {
+    const call = runWith(async () => ({ ok: false, error: 'page-tools.js could not be loaded from http://127.0.0.1:4477/page-tools.js.' }));
+    expect(await call('get_accessibility_tree')).toEqual({
+      output: { error: 'get_accessibility_tree is not available on this page: page-tools.js could not be loaded from http://127.0.0.1:4477/page-tools.js.' },
+      isError: true,
+    });
+    expect(await runWith(undefined)('get_page_info')).toEqual({ output: { error: 'This toolbar cannot run get_page_info' }, isError: true });
+  });
+
+  it('does not run a call cancelled while it loaded', async () => {
+    const controller = new AbortController();
+    const call = runWith(async () => (controller.abort(), { ok: true, run: runPageTool }));
+    expect(await call('get_selected_elements', controller.signal)).toEqual({ output: { error: 'Cancelled' }, isError: true });
+  });
+
+  it('of another version than the toolbar says to reload the page', async () => {
+    expect(await runPageTool('get_everything', {}, {} as ToolContext, new AbortController().signal)).toEqual({
+      output: { error: "This page's agentbar tools have no get_everything: reload the page" },
+      isError: true,
+    });
   });
 });

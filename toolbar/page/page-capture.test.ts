@@ -1,0 +1,254 @@
+import { describe, expect, it } from 'vitest';
+import { PAGE_TOOL_LIMITS } from '../../shared/limits.ts';
+import { installPageCapture, PAGE_CAPTURE_KEY, PAGE_CAPTURE_REGISTER, type CaptureWindow, type PageCapture } from './page-capture.ts';
+import { buildPageCaptureScript } from './page-capture-script.ts';
+
+/** A request object with the XMLHttpRequest surface the capture uses; `finish` plays its end. */
+class FakeXhr {
+  static sent: FakeXhr[] = [];
+  status = 0;
+  statusText = '';
+  private listeners = new Map<string, (() => void)[]>();
+  open(_method: string, _url: string | URL): string {
+    return 'opened';
+  }
+  send(_body?: unknown): void {
+    FakeXhr.sent.push(this);
+  }
+  addEventListener(type: string, listener: () => void): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  finish(status: number, events: string[] = ['load']): void {
+    this.status = status;
+    this.statusText = status === 404 ? 'Not Found' : '';
+    for (const type of [...events, 'loadend']) for (const l of this.listeners.get(type) ?? []) l();
+  }
+}
+
+function createWindow(fetchAnswer: (input: unknown, init?: unknown) => Promise<Response> = async () => new Response('ok')) {
+  const listeners = new Map<string, ((event: unknown) => void)[]>();
+  const printed: { level: string; args: unknown[]; self: unknown }[] = [];
+  const consoleMethods = Object.fromEntries(
+    ['log', 'info', 'warn', 'error', 'debug'].map((level) => [
+      level,
+      function (this: unknown, ...args: unknown[]) {
+        printed.push({ level, args, self: this });
+        return `returned by ${level}`;
+      },
+    ]),
+  );
+  let clock = 1000;
+  const win = {
+    console: consoleMethods,
+    addEventListener(type: string, listener: (event: unknown) => void) {
+      listeners.set(type, [...(listeners.get(type) ?? []), listener]);
+    },
+    fetch: fetchAnswer,
+    XMLHttpRequest: class extends FakeXhr {},
+    location: { href: 'http://localhost:5173/app' },
+    performance: { now: () => (clock += 25) },
+  } satisfies CaptureWindow;
+  const dispatch = (type: string, event: unknown) => {
+    for (const l of listeners.get(type) ?? []) l(event);
+  };
+  const capture = () => Reflect.get(win, PAGE_CAPTURE_KEY) as PageCapture;
+  return { win, printed, dispatch, capture };
+}
+
+describe('installPageCapture', () => {
+  it('records console calls and still prints them, with the same this, arguments and return value', () => {
+    const { win, printed, capture } = createWindow();
+    installPageCapture(win, 'page');
+    const c = win.console as Record<string, (...args: unknown[]) => unknown>;
+    expect(c.log!('saved %d items', 3, { id: 1 })).toBe('returned by log');
+    expect(c.warn!.call(win.console, 'careful')).toBe('returned by warn');
+    c.error!(new TypeError('bad'));
+    expect(printed.map((p) => p.level)).toEqual(['log', 'warn', 'error']);
+    expect(printed[0]!.args).toEqual(['saved %d items', 3, { id: 1 }]);
+    expect(printed[1]!.self).toBe(win.console);
+    const entries = capture().console.entries;
+    expect(entries.map(({ level, text }) => ({ level, text }))).toEqual([
+      { level: 'log', text: 'saved 3 items {id: 1}' },
+      { level: 'warn', text: 'careful' },
+      { level: 'error', text: expect.stringMatching(/^TypeError: bad\n/) },
+    ]);
+    expect(capture()).toMatchObject({ version: 1, startedBy: 'page' });
+  });
+
+  it('lets an exception of the original console method through, and records the call anyway', () => {
+    const { win, capture } = createWindow();
+    const thrower = new Error('console broke');
+    (win.console as Record<string, unknown>).info = () => {
+      throw thrower;
+    };
+    installPageCapture(win, 'page');
+    expect(() => (win.console as Record<string, () => void>).info!()).toThrow(thrower);
+    expect(capture().console.entries).toHaveLength(1);
+  });
+
+  it('keeps the newest messages within the bound and counts the ones it dropped', () => {
+    const { win, capture } = createWindow();
+    installPageCapture(win, 'page');
+    const total = PAGE_TOOL_LIMITS.consoleMessages + 25;
+    for (let i = 0; i < total; i++) (win.console as Record<string, (a: unknown) => void>).debug!(`message ${i}`);
+    const { entries, dropped } = capture().console;
+    expect(entries).toHaveLength(PAGE_TOOL_LIMITS.consoleMessages);
+    expect(dropped).toBe(25);
+    expect(entries[0]!.text).toBe('message 25');
+    expect(entries.at(-1)!.text).toBe(`message ${total - 1}`);
+  });
+
+  it('records uncaught errors with their place, and unhandled rejections', () => {
+    const { win, dispatch, capture } = createWindow();
+    installPageCapture(win, 'page');
+    const error = new Error('boom');
+    dispatch('error', { message: 'Uncaught Error: boom', error, filename: 'http://localhost:5173/src/main.ts?token=abc', lineno: 12, colno: 5 });
+    dispatch('error', { message: 'Script error.', error: null, filename: '', lineno: 0, colno: 0 });
+    dispatch('unhandledrejection', { reason: new RangeError('late') });
+    dispatch('unhandledrejection', { reason: 'just a string' });
+    dispatch('error', { type: 'error' }); // a resource's error event, had it bubbled: not a script error
+    expect(capture().errors.entries.map(({ time: _t, ...rest }) => rest)).toEqual([
+      { kind: 'error', message: 'Error: boom', stack: error.stack, file: 'http://localhost:5173/src/main.ts?token=[redacted]', line: 12, column: 5 },
+      { kind: 'error', message: 'Script error.', stack: null, file: null, line: null, column: null },
+      { kind: 'unhandledrejection', message: 'RangeError: late', stack: expect.stringContaining('RangeError: late'), file: null, line: null, column: null },
+      { kind: 'unhandledrejection', message: 'just a string', stack: null, file: null, line: null, column: null },
+    ]);
+  });
+
+  it('records failed and 4xx/5xx fetches, and answers the page exactly as fetch did', async () => {
+    const ok = new Response('fine');
+    const missing = new Response('nope', { status: 404, statusText: 'Not Found' });
+    const refused = new TypeError('Failed to fetch');
+    const answers: Record<string, () => Promise<Response>> = {
+      '/ok': async () => ok,
+      '/missing': async () => missing,
+      '/down': async () => Promise.reject(refused),
+    };
+    const seen: unknown[][] = [];
+    const { win, capture } = createWindow(function (this: unknown, input, init) {
+      seen.push([this, input, init]);
+      return answers[String(input)]!();
+    });
+    installPageCapture(win, 'page');
+    const init = { method: 'post', body: 'secret body' };
+    expect(await win.fetch('/ok')).toBe(ok);
+    expect(await win.fetch('/missing', init)).toBe(missing);
+    await expect(win.fetch('/down')).rejects.toBe(refused);
+    expect(seen).toEqual([
+      [win, '/ok', undefined],
+      [win, '/missing', init],
+      [win, '/down', undefined],
+    ]);
+    expect(capture().network.entries).toEqual([
+      { api: 'fetch', method: 'POST', url: 'http://localhost:5173/missing', status: 404, statusText: 'Not Found', error: null, start: expect.any(Number), durationMs: 25 },
+      { api: 'fetch', method: 'GET', url: 'http://localhost:5173/down', status: null, statusText: null, error: 'TypeError: Failed to fetch', start: expect.any(Number), durationMs: 25 },
+    ]);
+    expect(JSON.stringify(capture())).not.toContain('secret body');
+  });
+
+  it('reads method and URL from a Request, and redacts the URL', async () => {
+    const { win, capture } = createWindow(async () => new Response('', { status: 500 }));
+    installPageCapture(win, 'page');
+    await win.fetch(new Request('http://api.example.com/v1/me?api_key=k123', { method: 'DELETE' }));
+    await win.fetch(new URL('http://api.example.com/v1/x?token=t'));
+    expect(capture().network.entries.map((e) => [e.method, e.url])).toEqual([
+      ['DELETE', 'http://api.example.com/v1/me?api_key=[redacted]'],
+      ['GET', 'http://api.example.com/v1/x?token=[redacted]'],
+    ]);
+  });
+
+  it('lets a synchronous throw of fetch through unchanged', () => {
+    const thrown = new TypeError('Illegal invocation');
+    const { win, capture } = createWindow(() => {
+      throw thrown;
+    });
+    installPageCapture(win, 'page');
+    expect(() => win.fetch('/x')).toThrow(thrown);
+    expect(capture().network.entries).toEqual([]);
+  });
+
+  it('records XMLHttpRequest failures: errors, aborts, timeouts and 4xx/5xx, never the body', () => {
+    const { win, capture } = createWindow();
+    installPageCapture(win, 'page');
+    FakeXhr.sent = [];
+    const request = (method: string, url: string) => {
+      const xhr = new win.XMLHttpRequest();
+      expect(xhr.open(method, url)).toBe('opened');
+      xhr.send('{"password":"hunter2"}');
+      return xhr;
+    };
+    request('get', '/fine').finish(200);
+    request('put', '/gone?session=s1').finish(410);
+    request('GET', 'http://other.example/down').finish(0, ['error']);
+    request('GET', '/slow').finish(0, ['timeout']);
+    request('GET', '/stopped').finish(0, ['abort']);
+    expect(capture().network.entries.map(({ start: _s, durationMs: _d, ...rest }) => rest)).toEqual([
+      { api: 'xhr', method: 'PUT', url: 'http://localhost:5173/gone?session=[redacted]', status: 410, statusText: null, error: null },
+      { api: 'xhr', method: 'GET', url: 'http://other.example/down', status: null, statusText: null, error: 'network error' },
+      { api: 'xhr', method: 'GET', url: 'http://localhost:5173/slow', status: null, statusText: null, error: 'timed out' },
+      { api: 'xhr', method: 'GET', url: 'http://localhost:5173/stopped', status: null, statusText: null, error: 'aborted' },
+    ]);
+    expect(JSON.stringify(capture())).not.toContain('hunter2');
+  });
+
+  it('never throws into the page, whatever it is given', async () => {
+    const { win, dispatch } = createWindow();
+    installPageCapture(win, 'page');
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(() => (win.console as Record<string, (a: unknown) => void>).log!(proxy)).not.toThrow();
+    expect(() => dispatch('error', null)).not.toThrow();
+    expect(() => dispatch('unhandledrejection', { reason: proxy })).not.toThrow();
+    await expect(win.fetch(proxy as unknown as string)).resolves.toBeInstanceOf(Response);
+    const xhr = new win.XMLHttpRequest();
+    expect(() => xhr.open(proxy as unknown as string, proxy as unknown as string)).not.toThrow();
+    expect(() => xhr.send()).not.toThrow();
+  });
+
+  it('starts once: a second call (the toolbar taking over) keeps the first capture and its wrappers', () => {
+    const { win, capture, printed } = createWindow();
+    installPageCapture(win, 'page');
+    const first = capture();
+    const log = (win.console as Record<string, unknown>).log;
+    installPageCapture(win, 'toolbar');
+    expect(capture()).toBe(first);
+    expect((win.console as Record<string, unknown>).log).toBe(log);
+    (win.console as Record<string, (a: string) => void>).log!('once');
+    expect(printed).toHaveLength(1);
+    expect(first.console.entries).toHaveLength(1);
+    expect(Object.keys(win)).not.toContain(String(PAGE_CAPTURE_KEY));
+  });
+});
+
+describe('the built capture script (dist/page-capture.js)', () => {
+  const script = buildPageCaptureScript();
+
+  it('is small, ASCII, and cannot end its inline <script> early', () => {
+    expect(script.length).toBeLessThan(12_000);
+    expect(/^[\x00-\x7f]*$/.test(script)).toBe(true);
+    expect(script).not.toMatch(/<\/script|<!--/i);
+  });
+
+  it('captures on its own, as the page’s first script', async () => {
+    const { win, capture } = createWindow(async () => new Response('', { status: 503 }));
+    new Function('window', script)(win);
+    (win.console as Record<string, (a: string) => void>).warn!('early');
+    await win.fetch('/api');
+    expect(capture()).toMatchObject({
+      startedBy: 'page',
+      console: { entries: [{ level: 'warn', text: 'early' }], dropped: 0 },
+      network: { entries: [{ api: 'fetch', status: 503, url: 'http://localhost:5173/api' }] },
+    });
+  });
+
+  it('hands the capture to a toolbar that loaded it, which starts it as its own', () => {
+    const { win, capture } = createWindow();
+    const handed: unknown[] = [];
+    Reflect.set(win, PAGE_CAPTURE_REGISTER, (install: unknown) => handed.push(install));
+    new Function('window', script)(win);
+    expect(capture()).toBeUndefined();
+    expect(handed).toEqual([expect.any(Function)]);
+    (handed[0] as typeof installPageCapture)(win, 'toolbar');
+    expect(capture()).toMatchObject({ startedBy: 'toolbar' });
+  });
+});
