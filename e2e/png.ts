@@ -1,5 +1,5 @@
-/** A tiny PNG encoder, so the tests can paste and attach real images without fixture files. */
-import { crc32, deflateSync } from 'node:zlib';
+/** A tiny PNG encoder, so the tests can paste and attach real images without fixture files, and a decoder, to read the pictures the toolbar takes. */
+import { crc32, deflateSync, inflateSync } from 'node:zlib';
 
 function chunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
@@ -62,4 +62,55 @@ export function makeBmp(width: number, height: number, pixel: (x: number, y: num
     }
   }
   return bmp;
+}
+
+/**
+ * Reads a PNG of 8-bit RGB or RGBA pixels, not interlaced (what a browser's canvas writes), for
+ * tests that check what a picture shows.
+ *
+ * @example const { width, pixel } = decodePng(buffer); const [r, g, b] = pixel(0, 0);
+ */
+export function decodePng(png: Buffer): { width: number; height: number; pixel(x: number, y: number): [number, number, number, number] } {
+  if (!png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) throw new Error('not a PNG');
+  let width = 0;
+  let height = 0;
+  let channels = 0;
+  const data: Buffer[] = [];
+  for (let at = 8; at < png.length; ) {
+    const length = png.readUInt32BE(at);
+    const type = png.toString('ascii', at + 4, at + 8);
+    const body = png.subarray(at + 8, at + 8 + length);
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      if (body[8] !== 8 || body[12] !== 0 || (body[9] !== 2 && body[9] !== 6)) throw new Error('only 8-bit RGB(A) PNGs without interlacing are read');
+      channels = body[9] === 6 ? 4 : 3;
+    } else if (type === 'IDAT') data.push(body);
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(data));
+  const stride = width * channels;
+  const pixels = Buffer.alloc(height * stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)]!;
+    for (let i = 0; i < stride; i++) {
+      const x = raw[y * (stride + 1) + 1 + i]!;
+      const a = i >= channels ? pixels[y * stride + i - channels]! : 0;
+      const b = y > 0 ? pixels[(y - 1) * stride + i]! : 0;
+      const c = y > 0 && i >= channels ? pixels[(y - 1) * stride + i - channels]! : 0;
+      const p = a + b - c;
+      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const predicted = [0, a, b, (a + b) >> 1, paeth][filter];
+      if (predicted === undefined) throw new Error(`unknown PNG filter ${filter}`);
+      pixels[y * stride + i] = (x + predicted) & 0xff;
+    }
+  }
+  return {
+    width,
+    height,
+    pixel(x, y) {
+      const at = y * stride + x * channels;
+      return [pixels[at]!, pixels[at + 1]!, pixels[at + 2]!, channels === 4 ? pixels[at + 3]! : 255];
+    },
+  };
 }

@@ -118,6 +118,9 @@ describe('the npm package', () => {
       'lib/shared/index.js',
       'lib/shared/index.d.ts',
       'dist/toolbar.js',
+      'dist/screenshot.js',
+      'dist/page-tools.js',
+      'dist/page-capture.js',
       'dist/lang/js.js',
       'dist/lang/python.js',
       'vite-plugin/index.mjs',
@@ -173,9 +176,10 @@ describe('the npm package', () => {
       const reply = await exchange(connection.url, connection.token, 'demo/guide', 'help');
       expect(reply.status).toBe('done');
       expect(reply.text).toContain('markdown');
-      // The installed server serves the toolbar and the grammars its code blocks load.
+      // The installed server serves the toolbar and the scripts it loads when first needed: the grammars
+      // its code blocks load, the code that draws pictures, the page tools' code and the page capture.
       const http = connection.url.replace(/^ws/, 'http').replace(/\/ws$/, '');
-      for (const file of ['/toolbar.js', '/lang/js.js']) {
+      for (const file of ['/toolbar.js', '/lang/js.js', '/screenshot.js', '/page-tools.js', '/page-capture.js']) {
         const res = await fetch(http + file);
         expect(res.status, file).toBe(200);
         expect(res.headers.get('content-type'), file).toMatch(/^text\/javascript/);

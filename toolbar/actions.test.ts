@@ -3,7 +3,7 @@ import { LIMITS } from '../shared/limits.ts';
 import { createMemoryConnector, type MemoryConnection } from '../shared/memory-transport.ts';
 import type { State } from '../shared/schemas.ts';
 import { createSyncClient, type SyncClient } from '../shared/sync-client.ts';
-import { createActions } from './actions.ts';
+import { createActions, type ActionsEnv } from './actions.ts';
 import { bindSendQueue } from './send-queue.ts';
 import { createToolbarStore, type ToolbarStore } from './store.ts';
 import { makeState } from './test-fixtures.ts';
@@ -28,7 +28,7 @@ afterEach(() => client?.close());
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-async function setup(state: State = makeState()) {
+async function setup(state: State = makeState(), env: Pick<ActionsEnv, 'takePickPictures'> = {}) {
   const net = createMemoryConnector({ autoOpen: true });
   client = createSyncClient({ connect: net.connect, client: { kind: 'toolbar' }, requestTimeoutMs: 60_000 });
   const { store } = createToolbarStore({ client });
@@ -37,6 +37,7 @@ async function setup(state: State = makeState()) {
     store,
     collectMetadata: () => METADATA,
     describePicked: (p) => p.info,
+    ...env,
   });
   client.start();
   await flush();
@@ -93,6 +94,45 @@ describe('send', () => {
     expect(store.getState()).toMatchObject({ draft: '', sending: false, composerError: null, pendingClientMessageId: null });
     // The selection is page context: it stays for the next message and for the agent's tools.
     expect(store.getState().picked.map((p) => p.id)).toEqual(['e1']);
+  });
+
+  it('sends the pictures of the picks after the text, and says which picks went without one', async () => {
+    const image = 'data:image/png;base64,iVBORw0KGgo=';
+    const asked: string[][] = [];
+    const { conn, store, actions } = await setup(makeState(), {
+      takePickPictures: async (picked) => {
+        asked.push(picked.map((p) => p.id));
+        return { parts: [{ pick: 1, part: { type: 'image', image, mimeType: 'image/png', filename: 'pick-1-button.png' } }], missed: ['pick 2 (no longer on the page)'] };
+      },
+    });
+    setDraft(store, 'Why?');
+    for (const id of ['e1', 'e2']) {
+      store.getState().togglePicked({ id, node: null, info: { tagName: 'button', xpath: `/html/body/${id}`, attributes: {}, textContent: '', boundingClientRect: { x: 0, y: 0, width: 1, height: 1 } } });
+    }
+    const sent = actions.send();
+    await flush();
+    const frame = lastRequest(conn);
+    expect(asked).toEqual([['e1', 'e2']]);
+    expect(frame).toMatchObject({
+      type: 'message.send',
+      content: [{ type: 'text', text: 'Why?' }, { type: 'image', image, mimeType: 'image/png', filename: 'pick-1-button.png' }],
+      metadata: { selectedElements: [{ xpath: '/html/body/e1' }, { xpath: '/html/body/e2' }] },
+    });
+    reply(conn, frame, { messageId: 'm9' });
+    expect(await sent).toBe(true);
+    expect(store.getState()).toMatchObject({ draft: '', sending: false, composerError: 'Sent without a picture of pick 2 (no longer on the page)' });
+  });
+
+  it('takes no pictures for a message without picks', async () => {
+    let asked = 0;
+    const { conn, store, actions } = await setup(makeState(), { takePickPictures: async () => (asked++, { parts: [], missed: [] }) });
+    setDraft(store, 'hello');
+    const sent = actions.send();
+    await flush();
+    reply(conn, lastRequest(conn), { messageId: 'm9' });
+    expect(await sent).toBe(true);
+    expect(asked).toBe(0);
+    expect(store.getState().composerError).toBeNull();
   });
 
   it('keeps the draft and shows the error when the server refuses', async () => {

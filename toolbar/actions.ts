@@ -9,6 +9,7 @@ import { RequestError } from '../shared/request-table.ts';
 import type { BrowserMetadata, SelectedElement, UserContentPart, UserMessage } from '../shared/schemas.ts';
 import type { SyncClient, SyncView } from '../shared/sync-client.ts';
 import { buildContent } from './build-content.ts';
+import { addPickPictures, describeMissedPictures, type PickPictures } from './screenshot/pick-pictures.ts';
 import { selectChatsSorted, selectComposerAgent, selectComposerBlocker, selectSendBlocker } from './selectors.ts';
 import { isQueueReady, queueComposer, takeBack, unqueue } from './send-queue.ts';
 import type { PickedElement, ToolbarStore } from './store.ts';
@@ -20,6 +21,8 @@ export interface ActionsEnv {
   collectMetadata(): BrowserMetadata;
   /** A fresh description of a picked element (it may have moved since it was picked). */
   describePicked(picked: PickedElement): SelectedElement;
+  /** Pictures of the first picked elements, sent with the message as images; absent: none. */
+  takePickPictures?(picked: readonly PickedElement[]): Promise<PickPictures>;
 }
 
 export interface ToolbarActionsApi {
@@ -81,16 +84,18 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
     }
   }
 
-  /** Posts one message to `chatId`, or to a new chat for `agent` when none is open. */
-  async function deliver(chatId: string | null, content: UserContentPart[], agent: string | undefined, clientMessageId: string): Promise<void> {
-    const id = chatId ?? (await client.request('chat.create', agent ? { agent } : {})).chatId;
+  /**
+   * Posts one message to `chatId`, or to a new chat for `agent` when none is open, with pictures
+   * of its picks; resolves with what the composer should say of the pictures it went without.
+   */
+  async function deliver(chatId: string | null, content: UserContentPart[], agent: string | undefined, clientMessageId: string): Promise<string | null> {
     // Picked elements are read now: they are the page context, which may have moved since.
-    const metadata = {
-      source: 'toolbar' as const,
-      browser: env.collectMetadata(),
-      selectedElements: store.getState().picked.slice(0, LIMITS.maxSelectedElements).map(env.describePicked),
-    };
-    await client.request('message.send', { chatId: id, content, metadata, ...(agent ? { agent } : {}), clientMessageId });
+    const picked = store.getState().picked.slice(0, LIMITS.maxSelectedElements);
+    const pictures = env.takePickPictures && picked.length ? addPickPictures(content, await env.takePickPictures(picked)) : { content, missed: [] };
+    const id = chatId ?? (await client.request('chat.create', agent ? { agent } : {})).chatId;
+    const metadata = { source: 'toolbar' as const, browser: env.collectMetadata(), selectedElements: picked.map(env.describePicked) };
+    await client.request('message.send', { chatId: id, content: pictures.content, metadata, ...(agent ? { agent } : {}), clientMessageId });
+    return pictures.missed.length ? describeMissedPictures(pictures.missed) : null;
   }
 
   // The view in which a waiting message was last refused as busy (or offline): it is tried again
@@ -192,7 +197,7 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
       store.setState({ sending: true, composerError: null, pendingClientMessageId: clientMessageId });
 
       try {
-        await deliver(store.getState().sync.state?.activeChatId ?? null, built.content, agent, clientMessageId);
+        const missed = await deliver(store.getState().sync.state?.activeChatId ?? null, built.content, agent, clientMessageId);
         // Clear only what was sent: the developer may have typed on while the request was out.
         // Picked elements stay: they are the page context, which the agent's tools read later too.
         const now = store.getState();
@@ -201,6 +206,7 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
           draft: now.draft === draft ? '' : now.draft,
           attachments: now.attachments.filter((a) => !sentAttachments.has(a.id)),
           pendingClientMessageId: null,
+          ...(missed ? { composerError: missed } : {}),
         });
         return true;
       } catch (err) {
@@ -221,8 +227,8 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
       }
       store.setState({ sending: true });
       try {
-        await deliver(waiting.chatId, built.content, waiting.agent ?? undefined, waiting.clientMessageId);
-        store.setState({ sending: false, queued: null });
+        const missed = await deliver(waiting.chatId, built.content, waiting.agent ?? undefined, waiting.clientMessageId);
+        store.setState({ sending: false, queued: null, ...(missed ? { composerError: missed } : {}) });
         return true;
       } catch (err) {
         if (err instanceof RequestError && KEEP_WAITING.has(err.code)) {

@@ -9,6 +9,7 @@ import { truncateText } from '../../shared/truncate.ts';
 import { ToolDeniedError, type RunContext } from '../sdk/agent.ts';
 import { allowAlways, readAlwaysAllowed } from './agent-state.ts';
 import type { ToolPlace } from './offered-tools.ts';
+import { withoutPicture } from './tool-pictures.ts';
 import { SKILL_TOOLS } from './skill-source.ts';
 
 const ALWAYS_LABEL = 'Always allow in this chat';
@@ -52,12 +53,12 @@ export async function callOfferedTool(ctx: RunContext, name: string, input: unkn
 }
 
 /**
- * A tool result as the AI SDK wants it back.
+ * A tool result as the AI SDK wants it back; a picture in it is sent apart (tool-pictures.ts).
  *
  * @example toResultOutput('done', false) // { type: 'text', value: 'done' }
  */
 export function toResultOutput(output: unknown, isError: boolean): ToolResultPart['output'] {
   if (isError) return { type: 'error-text', value: typeof output === 'string' ? output : JSON.stringify(output) ?? 'error' };
   if (typeof output === 'string') return { type: 'text', value: output };
-  return { type: 'json', value: (output ?? null) as never };
+  return { type: 'json', value: (withoutPicture(output) ?? null) as never };
 }

@@ -14,6 +14,7 @@ import { planRetry, type RefusedModels } from './refusal-retry.ts';
 import { buildSystemPrompt, type PromptOptions } from './run-prompt.ts';
 import type { SkillSource } from './skill-source.ts';
 import { streamStep } from './stream-step.ts';
+import { picturesMessage } from './tool-pictures.ts';
 
 /** What the loop needs of the agent: its options, skills, and the models that refused. */
 export interface StepLoop {
@@ -84,11 +85,15 @@ export async function runSteps(ctx: RunContext, start: RunStart, loop: StepLoop)
       content: [...(text ? [{ type: 'text' as const, text }] : []), ...calls.map((c) => ({ type: 'tool-call' as const, toolCallId: c.toolCallId, toolName: c.toolName, input: c.input }))],
     });
     const results: ToolResultPart[] = [];
+    const outcomes: { toolName: string; output: unknown; isError: boolean }[] = [];
     for (const call of calls) {
       const outcome = await callOfferedTool(ctx, call.toolName, call.input, places.get(call.toolName));
       results.push({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: toResultOutput(outcome.output, outcome.isError) });
+      outcomes.push({ toolName: call.toolName, ...outcome });
     }
     messages.push({ role: 'tool', content: results });
+    const pictures = picturesMessage(outcomes);
+    if (pictures) messages.push(pictures);
   }
   ctx.reply.notice({ title: `Stopped after ${loop.maxSteps} model steps`, description: 'Send a message to go on.' });
 }
