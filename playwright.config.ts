@@ -19,6 +19,13 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
+  projects: [
+    { name: 'toolbar', testIgnore: 'real-apps/**' },
+    // Apps made with `npm create vite` (kept under ~/.cache/agentbar-real-apps): the
+    // first run installs them, hence the long timeout; their tests share no state, so they spread
+    // over both workers.
+    { name: 'real-apps', testDir: 'e2e/real-apps', timeout: 300_000, fullyParallel: true },
+  ],
   use: {
     headless: true,
     reducedMotion: 'reduce',
