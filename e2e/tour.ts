@@ -124,7 +124,13 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await camera.shoot('approval', 'A toolbar tool waiting for approval (Approve; Always allow, which moves the chat to Trusting mode; Reject with a reason)');
   await card.getByRole('button', { name: 'Approve' }).click();
   await expect(lastReply()).toContainText('You selected 2 elements');
-  await camera.shoot('approved', 'Approved: the toolbar read the picked elements, the agent lists them');
+  await expect(lastReply()).toContainText('written by FilterButton (src/FilterButton.tsx:3:5)');
+  await camera.shoot('approved', 'Approved: the toolbar read the picked elements; the agent lists them, with the component that wrote the button and where');
+  // The message went with a picture of each pick, cut from the page around it.
+  const sentWithPicks = toolbar.userMessages.filter({ hasText: 'selection' }).last();
+  await expect(sentWithPicks.getByRole('img')).toHaveCount(2);
+  await sentWithPicks.scrollIntoViewIfNeeded();
+  await camera.shoot('pick-pictures', 'The message as sent: a picture of each pick goes with it, for the agent to see');
 
   const mode = toolbar.panel.getByRole('combobox', { name: 'Mode' });
   await mode.selectOption('trust');
@@ -136,6 +142,8 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await camera.shoot('mode-trusting', "The agent's Mode menu, for this chat: in Trusting mode the guide reads the picked elements without asking");
   await mode.selectOption('ask');
   await expect(mode).toHaveValue('ask');
+  // Done with the picks: the next messages go without them.
+  await toolbar.panel.getByRole('button', { name: 'Clear all' }).click();
 
   await expect((await toolbar.ask('file')).getByRole('link', { name: 'Download orders.csv' })).toBeVisible();
   await camera.shoot('file', 'A file from the agent, downloadable');

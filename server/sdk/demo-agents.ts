@@ -3,6 +3,9 @@
  * every part type the toolbar renders. Type `help` to the guide to see the list.
  */
 import os from 'node:os';
+import * as v from 'valibot';
+import { describeComponent } from '../../shared/describe-pick.ts';
+import { ComponentFrameSchema } from '../../shared/schemas.ts';
 import { ToolDeniedError, defineAgent, type AgentDefinition, type RunContext } from './agent.ts';
 
 const HELP = `I'm the **demo guide**. Try one of these:
@@ -129,9 +132,12 @@ function summarizeElements(output: unknown): string {
   if (!list) return 'The toolbar answered, but not with a list of elements.';
   if (list.length === 0) return 'No elements are selected. Press **Pick elements**, click something on the page, then ask again.';
   const lines = list.slice(0, 10).map((e) => {
-    const el = e as { tagName?: string; textContent?: string; selector?: string };
+    const el = e as { tagName?: string; textContent?: string; selector?: string; components?: unknown };
     const text = (el.textContent ?? '').trim().slice(0, 60);
-    return `- \`${el.selector ?? el.tagName ?? '?'}\`${text ? ` — “${text}”` : ''}`;
+    // The component that wrote it, where the page's dev server marks elements (agentbar/vite).
+    const writer = Array.isArray(el.components) ? v.safeParse(ComponentFrameSchema, el.components[0]) : null;
+    const where = writer?.success ? `, written by **${describeComponent(writer.output)}**` : '';
+    return `- \`${el.selector ?? el.tagName ?? '?'}\`${where}${text ? ` — “${text}”` : ''}`;
   });
   return `You selected ${list.length} element${list.length === 1 ? '' : 's'}:\n\n${lines.join('\n')}`;
 }
