@@ -8,6 +8,7 @@ import type { ModelMessage, UserContent } from 'ai';
 import type { FilePart, ImagePart, Message, UserMessage } from '../../shared/schemas.ts';
 import { describePick } from '../../shared/describe-pick.ts';
 import { truncateLine, truncateText } from '../../shared/truncate.ts';
+import { isApprovalAnswer } from './approval-answer.ts';
 import { toModelPart } from './attachments.ts';
 
 /** Raw messages sent to the model, the current one included. Default 24. */
@@ -80,6 +81,7 @@ export function buildModelMessages(chat: readonly Message[], agentId: string, hi
   const last = window[window.length - 1];
   const out: ModelMessage[] = [];
   for (const m of window) {
+    if (isApprovalAnswer(m)) continue;
     if (m.role === 'user') {
       out.push({ role: 'user', content: userContent(m, m === last) });
     } else if (m.role === 'assistant') {
@@ -96,10 +98,13 @@ export function buildModelMessages(chat: readonly Message[], agentId: string, hi
       if (m.status !== 'done' && m.status !== 'streaming') pieces.push(`[this reply ended ${m.status}${m.error ? `: ${truncateText(m.error, 200)}` : ''}]`);
       const text = pieces.join('\n\n');
       if (!text) continue;
-      if (m.agent === agentId) out.push({ role: 'assistant', content: text });
+      const previous = out[out.length - 1];
+      // A reply paused for tool calls spans several messages: the model gets it as one turn.
+      if (m.agent === agentId && previous?.role === 'assistant' && typeof previous.content === 'string') previous.content = `${previous.content}\n\n${text}`;
+      else if (m.agent === agentId) out.push({ role: 'assistant', content: text });
       else out.push({ role: 'user', content: `${m.agent}: ${text}` });
     }
-    // Tool messages are folded into the calls above.
+    // Tool messages are folded into the calls above, and an approval answer into its call's outcome.
   }
   return out;
 }

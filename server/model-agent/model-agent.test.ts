@@ -751,6 +751,25 @@ describe('the prompt', () => {
     expect(activeMessages(server.store.state).some((m: Message) => m.id === json[0]!.messageId)).toBe(true);
   });
 
+  it('sends the model no empty user turn for an approval, and remembers a task paused for one as one task', async () => {
+    const { fake, server, client, chatId } = await setup({
+      tools: [{ name: 'deploy', description: 'Deploys', requiresApproval: true, execute: () => 'deployed' }],
+      replies: [{ steps: [{ text: 'Deploying.' }, { toolCall: { id: 'call_d', name: 'deploy', args: ['{}'] } }] }, { steps: [{ text: 'Deployed to staging.' }] }, { steps: [{ text: 'It went fine.' }] }],
+    });
+    await client.ok('message.send', userMessage(chatId, 'deploy it', { agent: AGENT }));
+    await client.ok('tool.approve', { chatId, toolCallId: await pendingApproval(server), approved: true });
+    await waitUntil(() => server.store.state.run === null, 'the end of the run');
+    expect(textOf(await ask(server, client, chatId, 'how did it go?'))).toBe('It went fine.');
+
+    const deployed = activeMessages(server.store.state).find((m): m is AssistantMessage => m.role === 'assistant' && textOf(m) === 'Deployed to staging.')!;
+    const users = fake.requests[2]!.body.messages.filter((m) => m.role === 'user');
+    expect(users.map((m) => m.content)).toEqual(['deploy it', 'how did it go?']);
+    // The reply went on in a second message after the approval; the model gets it as one turn.
+    expect(fake.requests[2]!.body.messages.filter((m) => m.role !== 'system').map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    const memory = JSON.parse(/SESSION_CONTEXT[^:]*: (.*)$/m.exec(fake.systemOf(2))![1]!) as { task: string; summary: string; status: string; messageId: string }[];
+    expect(memory).toEqual([expect.objectContaining({ task: 'deploy it', summary: 'Deployed to staging.', status: 'done', agent: AGENT, messageId: deployed.id })]);
+  });
+
   it('names each picked element with its components and where they are written, then its selector and text', async () => {
     const { fake, server, client, chatId } = await setup({ replies: [{ steps: [{ text: 'It is in Greeting.' }] }] });
     const rect = { x: 0, y: 0, width: 10, height: 10 };

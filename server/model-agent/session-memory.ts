@@ -5,8 +5,9 @@
  * store to keep in step. Bounded three ways: the most recent `entries`, each summary clipped to
  * `summaryChars`, and the whole JSON under `totalChars` (oldest dropped first).
  */
-import type { Message } from '../../shared/schemas.ts';
+import type { AssistantMessage, Message } from '../../shared/schemas.ts';
 import { truncateLine } from '../../shared/truncate.ts';
+import { isApprovalAnswer } from './approval-answer.ts';
 
 export interface MemoryOptions {
   /** Most recent finished tasks kept. Default 12. */
@@ -24,17 +25,21 @@ export interface MemoryEntry {
   task: string;
   /** The agent that answered. */
   agent: string;
-  /** The reply's message id. */
+  /** The id of the reply's last message (a reply paused for tool calls spans several). */
   messageId: string;
   status: string;
   /** The reply's final text, clipped. */
   summary: string;
-  /** When the reply started (ms since epoch). */
+  /** When the reply's first message started (ms since epoch). */
   at: number;
 }
 
 function textOf(message: Message): string {
   return message.content.map((p) => (p.type === 'text' ? p.text : '')).filter(Boolean).join('\n');
+}
+
+function lastText(replies: readonly AssistantMessage[]): string | undefined {
+  return replies.flatMap((r) => r.content.flatMap((p) => (p.type === 'text' ? [p.text] : []))).at(-1);
 }
 
 /**
@@ -47,19 +52,22 @@ export function buildSessionMemory(messages: readonly Message[], options: Memory
   const entries: MemoryEntry[] = [];
   for (let i = 0; i < messages.length; i++) {
     const ask = messages[i]!;
-    if (ask.role !== 'user') continue;
-    // The task's reply: the first assistant message before the next user message.
-    for (let j = i + 1; j < messages.length && messages[j]!.role !== 'user'; j++) {
-      const reply = messages[j]!;
-      if (reply.role !== 'assistant') continue;
-      if (reply.status !== 'streaming') {
-        // The final text: the last text part, where a model puts its answer after tool calls.
-        const texts = reply.content.filter((p) => p.type === 'text');
-        const final = texts.length ? (texts[texts.length - 1] as { text: string }).text : reply.error ?? '';
-        entries.push({ task: truncateLine(textOf(ask), max.summaryChars), agent: reply.agent, messageId: reply.id, status: reply.status, summary: truncateLine(final, max.summaryChars), at: reply.createdAt });
-      }
-      break;
+    if (ask.role !== 'user' || isApprovalAnswer(ask)) continue;
+    // The task's reply: its assistant messages up to the next task (a reply paused for an approval
+    // goes on in a new message after the answer), ended when the last of them is.
+    const replies: AssistantMessage[] = [];
+    for (let j = i + 1; j < messages.length; j++) {
+      const m = messages[j]!;
+      if (m.role === 'user' && !isApprovalAnswer(m)) break;
+      if (m.role === 'assistant') replies.push(m);
     }
+    const first = replies[0];
+    const end = replies[replies.length - 1];
+    if (!first || !end || end.status === 'streaming') continue;
+    // The final text: the last text part, where a model puts its answer after tool calls; a last
+    // message without text says how it ended by its error, if any.
+    const final = lastText([end]) ?? end.error ?? lastText(replies) ?? '';
+    entries.push({ task: truncateLine(textOf(ask), max.summaryChars), agent: first.agent, messageId: end.id, status: end.status, summary: truncateLine(final, max.summaryChars), at: first.createdAt });
   }
   const recent = entries.slice(-max.entries);
   while (recent.length > 0 && JSON.stringify(recent).length > max.totalChars) recent.shift();
