@@ -3,12 +3,15 @@
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
  * picks a script (hello, edit, run, long, crash, fail, garbage, page, read PATH, write PATH, echo, recall, mode,
- * go, drift, settings, fast, notice, usage, title, bad-update, npm-test, plan-exit, codex-run, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
+ * go, drift, settings, fast, notice, usage, title, bad-update, npm-test, plan-exit, codex-delete, codex-run, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
  * sessions have Claude Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude
  * Code does unless started to allow it. With ACP_SCRIPT_CONFIG=1 its sessions also have config
  * options (mode, model, effort), as Claude Code's newer adapter answers: it refuses the model
  * `opus` ("not on your plan"), and choosing `haiku` sets the effort to low; to a client that
  * announces boolean config options it also offers a `fast` switch (Fast mode).
+ * Scripts that do as Gemini CLI and Codex do: gemini-read (a call that ends with no output), gemini-error
+ * (the API's JSON error as the message), codex-warnings (warnings as message chunks), codex-error
+ * (a bare "Internal error" with the reason in `data.message`).
  *
  * Environment:
  * - ACP_SCRIPT_LOG: a file that gets one JSON line per thing received (for assertions).
@@ -20,6 +23,9 @@
  *   SDK sends as a bare "Internal error" with the message in `data.details` (as Claude Code's
  *   adapter does when Claude Code cannot start).
  * - ACP_SCRIPT_TEXT_ONLY=1: take no images and no embedded files in prompts.
+ * - ACP_SCRIPT_MODELS=1: give the session's models as ACP's `models` (switched with
+ *   `session/set_model`), as Gemini CLI does, rather than as a config option; it refuses
+ *   `gemini-ultra` ("not available on your tier").
  * - ACP_SCRIPT_HELPER=1: start a helper process that runs until it is killed (as Claude Code's
  *   adapter runs Claude Code), logged as `helper` with its pid.
  * Plain JavaScript, so it starts fast and needs nothing but the installed SDKs.
@@ -42,6 +48,7 @@ const NEW_FAILS = process.env.ACP_SCRIPT_NEW_FAILS;
 const TEXT_ONLY = process.env.ACP_SCRIPT_TEXT_ONLY === '1';
 const HTTP_MCP = process.env.ACP_SCRIPT_NO_HTTP_MCP !== '1';
 const CONFIG = process.env.ACP_SCRIPT_CONFIG === '1';
+const MODELS = process.env.ACP_SCRIPT_MODELS === '1';
 
 function log(kind, data) {
   if (LOG) appendFileSync(LOG, JSON.stringify({ kind, pid: process.pid, data }) + '\n');
@@ -133,9 +140,20 @@ function configOptions(session) {
   ];
 }
 
-/** A session's answer to new or load: modes always, config options when started with them. */
+/** Gemini CLI's models, as it gives them in `models` (ACP's SessionModelState). */
+const GEMINI_MODELS = [
+  { modelId: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro', description: 'Most capable' },
+  { modelId: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', description: null },
+  { modelId: 'gemini-ultra', name: 'Gemini Ultra' },
+];
+
+/** A session's answer to new or load: modes always, config options and models when started with them. */
 function sessionSetup(session) {
-  return { modes: modeState(session), ...(CONFIG ? { configOptions: configOptions(session) } : {}) };
+  return {
+    modes: modeState(session),
+    ...(CONFIG ? { configOptions: configOptions(session) } : {}),
+    ...(MODELS ? { models: { currentModelId: session.model, availableModels: GEMINI_MODELS } } : {}),
+  };
 }
 
 function announceCommands(client, sessionId) {
@@ -169,7 +187,7 @@ const app = agent({ name: 'scripted-acp-agent' })
     if (NEEDS_AUTH) throw AUTH_MESSAGE ? new RequestError(-32000, AUTH_MESSAGE) : RequestError.authRequired();
     if (NEW_FAILS) throw new Error(NEW_FAILS);
     const id = `sess_${process.pid}_${sessions.size + 1}`;
-    sessions.set(id, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: [], cancelled: false, mode: 'default', model: 'default', effort: 'medium' });
+    sessions.set(id, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: [], cancelled: false, mode: 'default', model: MODELS ? GEMINI_MODELS[0].modelId : 'default', effort: 'medium' });
     saveSession(id);
     announceCommands(client, id);
     return { sessionId: id, ...sessionSetup(sessions.get(id)) };
@@ -228,6 +246,17 @@ const app = agent({ name: 'scripted-acp-agent' })
     if (params.configId === 'model' && params.value === 'haiku') session.effort = 'low';
     saveSession(params.sessionId);
     return { configOptions: configOptions(session) };
+  })
+  // ACP's unstable `session/set_model`, which the SDK no longer types: a parser of its own.
+  .onRequest('session/set_model', { parse: (params) => params }, ({ params }) => {
+    log('session/set_model', params);
+    const model = GEMINI_MODELS.find((m) => m.modelId === params.modelId);
+    const session = sessions.get(params.sessionId);
+    if (!session || !model) throw RequestError.invalidParams(params, `No session ${params.sessionId}, or no model ${params.modelId}`);
+    if (model.modelId === 'gemini-ultra') throw new RequestError(-32000, 'Gemini Ultra is not available on your tier');
+    session.model = model.modelId;
+    saveSession(params.sessionId);
+    return {};
   })
   .onNotification(methods.agent.session.cancel, ({ params }) => {
     log('session/cancel', params);
@@ -317,6 +346,59 @@ const app = agent({ name: 'scripted-acp-agent' })
         }
         return { stopReason: 'end_turn' };
       }
+
+      case 'codex-delete': {
+        // As codex-acp 0.16 asks before a command: the title is "Run <command>", the rawInput the
+        // whole approval event (ids and all), and Codex's question the call's content.
+        const reason = 'Do you want me to delete hello.txt, as you asked?';
+        const ids = { call_id: 'call_Tq1Zr6bV0n3yZc9t8Jm2aA', turn_id: '0198e2a4-6c1f-7d20-9a51-4e8b3f2c1d07' };
+        const command = { command: ['/bin/bash', '-lc', 'rm -f hello.txt'], cwd: session.cwd, parsed_cmd: [{ type: 'unknown', cmd: 'rm -f hello.txt' }] };
+        const call = { toolCallId: ids.call_id, title: 'Run rm -f hello.txt', kind: 'execute' };
+        const answer = await client.request(methods.client.session.requestPermission, {
+          sessionId,
+          toolCall: { ...call, status: 'pending', rawInput: { ...ids, ...command, reason, approval_id: null, proposed_execpolicy_amendment: null }, content: [{ type: 'content', content: { type: 'text', text: reason } }] },
+          options: [
+            { optionId: 'approved-for-session', name: 'Always', kind: 'allow_always' },
+            { optionId: 'approved', name: 'Yes', kind: 'allow_once' },
+            { optionId: 'abort', name: 'No, provide feedback', kind: 'reject_once' },
+          ],
+        });
+        if (answer.outcome.outcome !== 'selected' || answer.outcome.optionId === 'abort') {
+          await say('Left hello.txt alone.');
+          return { stopReason: 'end_turn' };
+        }
+        await update({ sessionUpdate: 'tool_call', ...call, status: 'in_progress', rawInput: { ...ids, ...command, process_id: '41873', source: 'agent' } });
+        await update({ sessionUpdate: 'tool_call_update', toolCallId: call.toolCallId, status: 'completed', rawOutput: { ...ids, exit_code: 0, stdout: '', stderr: '', aggregated_output: '' } });
+        await say('Deleted hello.txt.');
+        return { stopReason: 'end_turn' };
+      }
+
+      case 'gemini-read':
+        // As Gemini CLI reports a call that finished: empty content, and no raw output.
+        await update({ sessionUpdate: 'tool_call', toolCallId: 'read_file-1', title: 'notes.txt', kind: 'read', status: 'in_progress', content: [], locations: [{ path: join(session.cwd, 'notes.txt') }] });
+        await update({ sessionUpdate: 'tool_call_update', toolCallId: 'read_file-1', status: 'completed', content: [] });
+        await say('Read it.');
+        return { stopReason: 'end_turn' };
+
+      case 'gemini-error': {
+        // As Gemini CLI fails a turn when the API refuses its key: the API's JSON error, inside another, as the message.
+        const api = { error: { code: 401, message: 'API key not valid. Please pass a valid API key.', status: 'UNAUTHENTICATED' } };
+        throw new RequestError(401, JSON.stringify({ error: { message: JSON.stringify(api, null, 2), code: 401, status: 'Unauthorized' } }));
+      }
+
+      case 'codex-warnings':
+        // As codex-acp forwards its core's warnings: each as a message chunk of its own, before the
+        // answer (the fallback with the raw bytes of the failed upgrade), and one between turns.
+        await say('Model metadata for `gpt-5-local` not found. Defaulting to fallback metadata; this can degrade performance and cause issues.');
+        await say('Falling back from WebSockets to HTTPS transport. HTTP error: 200 OK\r\n\r\n1c\r\ndata: {"type":"response.created"}\r\n0\r\n\r\n');
+        await say('Hello ');
+        await say('from Codex.');
+        setTimeout(() => void say('Falling back from WebSockets to HTTPS transport. stream disconnected before completion').then(() => log('sent later warning', { sessionId })), 0);
+        return { stopReason: 'end_turn' };
+
+      case 'codex-error':
+        // As codex-acp ends a turn its model provider failed: a bare "Internal error", the reason in `data.message`.
+        throw new RequestError(-32603, 'Internal error', { message: 'unexpected status 401 Unauthorized: {"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}', codex_error_info: 'unauthorized' });
 
       case 'codex-run': {
         // As Codex reports the commands it runs: no content, the output only in rawOutput; a

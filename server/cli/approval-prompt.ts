@@ -1,34 +1,43 @@
 /**
- * A tool call's approval on a terminal: the question, with the agent's own words for its answers
- * when it gave them (Codex: "Yes, and don't ask again for commands that start with `npm test`"), and
- * what a typed line answers. `agentbar chat -m` and the interactive chat ask the same way.
+ * A tool call's approval on a terminal: the agent's question and the call it asks about (never its
+ * raw input), with the agent's own words for its answers when it gave them (Codex: "Yes, and don't
+ * ask again for commands that start with `npm test`"), and what a typed line answers. `agentbar chat -m` and the interactive chat ask the same way.
  */
 import { isAllowingOption, orderApprovalOptions } from '../../shared/approval-options.ts';
 import type { ApprovalOption, ToolCallPart } from '../../shared/schemas.ts';
 import type { ApprovalReply } from './chat-turn.ts';
+import { describeAgentWords, describeToolCall, type DescribeOptions } from './terminal/describe-tool-call.ts';
 
 /**
- * The question for a call awaiting approval, ending with a space for the answer.
+ * The question for a call awaiting approval, ending with a space for the answer: what the agent
+ * says about it (its own question, where it asks one) on the lines before, then the call as
+ * `describeToolCall` names it and the keys that answer.
  *
- * @example describeApprovalQuestion(call) // 'Approve get_selected_elements {}? [y = approve, Enter = reject, or type a reason to reject] '
+ * @example describeApprovalQuestion(call) // 'Approve get_selected_elements? [y = approve, Enter = reject, or type a reason to reject] '
  */
-export function describeApprovalQuestion(call: ToolCallPart): string {
-  const what = call.title && call.title !== call.toolName ? `${call.title} (${call.toolName})` : call.toolName;
-  const question = `Approve ${what} ${JSON.stringify(call.input)}?`;
+export function describeApprovalQuestion(call: ToolCallPart, options: DescribeOptions = {}): string {
+  const words = describeAgentWords(call);
+  const label = describeToolCall(call, options);
+  const question = `Approve ${label}${label.endsWith('?') ? '' : '?'}`;
+  return `${words ? `${words}\n` : ''}${question} [${describeAnswerKeys(call).join(', ')}, or type a reason to reject] `;
+}
+
+/** The keys that answer, each with the agent's words for it where it gave them. */
+function describeAnswerKeys(call: ToolCallPart): string[] {
   const options = optionsToNumber(call);
   if (options) {
     // Each of the agent's options by number, in the toolbar's order; Enter is its first no.
     const firstReject = options.find((o) => !isAllowingOption(o));
     const keys = options.map((o, i) => `${i + 1}${o === firstReject ? ' or Enter' : ''} = ${JSON.stringify(o.label)}`);
     if (!firstReject) keys.push('Enter = reject');
-    return `${question} [${keys.join(', ')}, or type a reason to reject] `;
+    return keys;
   }
   const labels = call.approvalLabels;
   const word = (label: string | undefined, fallback: string) => (label ? JSON.stringify(label) : fallback);
   const keys = [`y = ${word(labels?.approve, 'approve')}`];
   if (call.alwaysOffered) keys.push(`a = ${word(labels?.always, 'always allow')}`);
   keys.push(`Enter = ${word(labels?.reject, 'reject')}`);
-  return `${question} [${keys.join(', ')}, or type a reason to reject] `;
+  return keys;
 }
 
 /**

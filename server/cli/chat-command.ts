@@ -18,7 +18,7 @@ import { describeUnknownAgent } from './unknown-agent.ts';
 import { AttachmentError, readAttachments, type Attachment } from './terminal/read-attachment.ts';
 import { shownOn, stripTerminalControls } from './terminal/terminal-text.ts';
 
-export const CHAT_USAGE = `Usage: agentbar chat -a <agent> [-m <message> [--attach <file>]…] [--session <name>] [--new] [--yes] [--save-files <dir>]
+export const CHAT_USAGE = `Usage: agentbar chat -a <agent> [-m <message> [--attach <file>]…] [--session <name>] [--new] [--yes] [--verbose] [--save-files <dir>]
 
 Talks to an agent. With -m, sends one message, streams the reply to stdout, prints a completion
 line (to stderr) and exits 0 when the reply is done, 1 when it failed, was stopped or was refused.
@@ -26,7 +26,7 @@ Tool calls, the files a reply carries and how long the agent thought are noted o
 Without -m, reads one message per line from piped input (exiting with the status of the last), or
 opens the interactive chat on a terminal (/help for its commands). Ctrl+C (SIGINT), SIGTERM or
 SIGHUP during a reply stops it and exits 130, 143 or 129.
-${describeOptions(['agent', 'message', 'session', 'new', 'yes', 'save-files', 'attach'])}
+${describeOptions(['agent', 'message', 'session', 'new', 'yes', 'verbose', 'save-files', 'attach'])}
 ${COMMON_HELP}`;
 
 function completionLine(result: TurnResult, where: string): string {
@@ -95,7 +95,7 @@ function isSameFile(a: number, b: number): boolean {
   }
 }
 
-function makeApprover(options: { yes: boolean; interactive: boolean; note: (line: string) => void }): Approver {
+function makeApprover(options: { yes: boolean; interactive: boolean; verbose: boolean; note: (line: string) => void }): Approver {
   return async (call) => {
     if (options.yes) return { approved: true };
     if (!options.interactive) {
@@ -108,10 +108,18 @@ function makeApprover(options: { yes: boolean; interactive: boolean; note: (line
       rl.close();
       process.kill(process.pid, 'SIGINT');
     });
-    const answer = await new Promise<string>((resolve) => rl.question(stripTerminalControls(describeApprovalQuestion(call)), resolve));
+    const answer = await new Promise<string>((resolve) => rl.question(stripTerminalControls(describeApprovalQuestion(call, { verbose: options.verbose })), resolve));
     rl.close();
     return readApprovalAnswer(answer, call);
   };
+}
+
+/** The lines of piped input, trimmed, blank ones left out. */
+async function* readNonBlankLines(lines: AsyncIterable<string>): AsyncGenerator<string, void> {
+  for await (const line of lines) {
+    const text = line.trim();
+    if (text) yield text;
+  }
 }
 
 export async function runChat(argv: string[]): Promise<number> {
@@ -164,26 +172,32 @@ export async function runChat(argv: string[]): Promise<number> {
     if (!known) throw new CliError(describeUnknownAgent(agent, state.agents));
     if (!known.implemented) throw new CliError(`Agent '${agent}' not implemented`);
     const name = typeof values.session === 'string' ? values.session : 'default';
-    const chatId = await openSession(attached.client, name, { fresh: values.new === true, agent });
-    const where = `chat "${name}" · ${path.join(attached.dataDir, 'chats', `${chatId}.jsonl`)}`;
-    const approve = makeApprover({ yes: values.yes === true, interactive, note: out.note });
+    // Opened (a --new one emptied) only once there is something to send: a usage mistake changes nothing.
+    const openChat = () => openSession(attached.client, name, { fresh: values.new === true, agent });
+    const verbose = values.verbose === true;
+    const approve = makeApprover({ yes: values.yes === true, interactive, verbose, note: out.note });
 
-    const turn = async (text: string, files: Attachment[] = []): Promise<TurnResult> => {
-      const result = await stop.track(runTurn(attached.client, { chatId, agent, text, attachments: files, approve, out, saveFiles, saveHint: '--save-files <dir> saves it', signal: stop.signal }));
+    const turn = async (chatId: string, text: string, files: Attachment[] = []): Promise<TurnResult> => {
+      const result = await stop.track(runTurn(attached.client, { chatId, agent, text, attachments: files, approve, out, saveFiles, saveHint: '--save-files <dir> saves it', signal: stop.signal, verbose }));
       out.endReply();
-      out.note(completionLine(result, where));
+      out.note(completionLine(result, `chat "${name}" · ${path.join(attached.dataDir, 'chats', `${chatId}.jsonl`)}`));
       return result;
     };
     const exitCode = (result: TurnResult) => (result.status === 'done' && result.unsaved === 0 ? 0 : 1);
 
-    if (typeof values.message === 'string') return await stop.race(turn(values.message, attachments).then(exitCode));
+    if (typeof values.message === 'string') {
+      const chatId = await openChat();
+      return await stop.race(turn(chatId, values.message, attachments).then(exitCode));
+    }
     if (interactiveChat) {
+      await openChat();
       const { runInteractiveChat } = await import('./interactive-chat.ts');
       return await stop.race(runInteractiveChat({
         client: attached.client,
         agent,
         saveFiles,
         stop,
+        verbose,
         describeWhere: (id) => `chat ${JSON.stringify(attached.client.getSnapshot().state?.chats[id]?.title ?? name)} · ${path.join(attached.dataDir, 'chats', `${id}.jsonl`)}`,
         formatCompletion: completionLine,
         // A note (the server's, a library's) then starts a line of its own, not one a reply left open.
@@ -193,16 +207,17 @@ export async function runChat(argv: string[]): Promise<number> {
     // Piped input: each line in order, each after the previous reply ended.
     const rl = readline.createInterface({ input: process.stdin, terminal: false });
     const readLines = async () => {
+      const lines = readNonBlankLines(rl);
+      const first = await lines.next();
+      if (first.done) throw new UsageError('Nothing to send: pass -m <message>, or pipe lines in');
+      const chatId = stop.caught ? null : await openChat();
       let last: TurnResult | null = null;
-      for await (const line of rl) {
+      for (let next: IteratorResult<string, void> = first; chatId !== null && !next.done; next = await lines.next()) {
         // The lines after a signal are not sent.
         if (stop.caught) break;
-        const text = line.trim();
-        if (!text) continue;
-        last = await turn(text);
+        last = await turn(chatId, next.value);
       }
-      if (!last) throw new UsageError('Nothing to send: pass -m <message>, or pipe lines in');
-      return exitCode(last);
+      return last ? exitCode(last) : 1;
     };
     try {
       return await stop.race(readLines());

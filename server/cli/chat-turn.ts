@@ -7,7 +7,7 @@ import type { AssistantMessage, ChatInfo, FilePart, ImagePart, Message, State, T
 import { formatThinkingTime } from '../../shared/format.ts';
 import { describeReplyFile, saveReplyFile } from './terminal/save-reply-file.ts';
 import { describeNotice } from './terminal/terminal-text.ts';
-import { truncateText } from '../../shared/truncate.ts';
+import { describeToolCall } from './terminal/describe-tool-call.ts';
 
 /** A mistake or refusal the user must read; `exitCode` is what the command exits with. */
 export class CliError extends Error {
@@ -103,14 +103,6 @@ export async function openSession(client: SyncClient, name: string, options: { f
   }
 }
 
-function describeCall(p: ToolCallPart): string {
-  const input = JSON.stringify(p.input);
-  const call = `${p.toolName}(${truncateText(input, 120)})`;
-  // An agent that reports its own tools (ACP) gives them a title and the files they touch.
-  const files = p.locations?.length ? ` on ${p.locations.map((l) => l.path).join(', ')}` : '';
-  return p.title ? `${p.title}: ${call}${files}` : `${call}${files}`;
-}
-
 const PLAN_MARKS = { pending: '○', in_progress: '◐', completed: '✓' } as const;
 
 /** An agent's plan on one line: `[plan 1/2: ✓ Read the page · ◐ Edit the file]`. */
@@ -136,6 +128,8 @@ export interface TurnOptions {
    * turn ends as the reply did (`stopped`). Aborted before anything was sent, nothing is sent.
    */
   signal?: AbortSignal;
+  /** `--verbose`: tool calls are noted with their whole input as the agent sent it. */
+  verbose?: boolean;
 }
 
 /**
@@ -232,7 +226,7 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
           takeFile(p);
         } else if (p.type === 'tool-call' && toolStates.get(p.toolCallId) !== p.state) {
           toolStates.set(p.toolCallId, p.state);
-          out.note(`[tool ${describeCall(p)}: ${p.state}]`);
+          out.note(`[tool ${describeToolCall(p, { verbose: options.verbose })}: ${p.state}]`);
           if (p.state === 'awaiting-approval') {
             const noteFailure = (error: unknown) => out.note(`[could not answer the approval: ${reasonOf(error)}]`);
             options.approve(p).then(({ approved, reason, always, optionId }) => {

@@ -1,15 +1,19 @@
 /**
  * The interactive `agentbar chat -a AGENT` on a terminal: an `agent> ` prompt; plain lines are
- * messages, sent in order, one after the previous reply (lines typed during a run wait in a queue,
- * never lost, and are not echoed into the streaming text); approvals are asked inline; after each
- * task one completion line. Ctrl+C during a run stops it and exits 130; Ctrl+C at the prompt or
- * Ctrl+D exits 0. The slash commands of the terminal chat (/help) work as before.
+ * messages, sent in order, one after the previous reply (lines typed during a reply wait in a
+ * queue, never lost, are not echoed into the streaming text, and a note says they wait);
+ * approvals are asked inline; after each task one completion line. While a reply streams, `/stop`
+ * stops it and the chat goes on, and a command that only reads (/help, /chats…) answers at once.
+ * Ctrl+C during a run stops it and exits 130; Ctrl+C at the prompt or Ctrl+D exits 0. The slash
+ * commands of the terminal chat (/help) work as before.
  */
 import readline from 'node:readline';
 import { Writable } from 'node:stream';
 import type { SyncClient } from '../../shared/sync-client.ts';
 import type { ToolCallPart } from '../../shared/schemas.ts';
+import { truncateLine } from '../../shared/truncate.ts';
 import { createTerminalChat } from './terminal/terminal-chat.ts';
+import { readLineDuringReply } from './terminal/line-during-reply.ts';
 import { stripTerminalControls } from './terminal/terminal-text.ts';
 import { describeApprovalQuestion, readApprovalAnswer } from './approval-prompt.ts';
 import { reasonOf, ReplyLostError, runTurn, type ApprovalReply, type TurnResult } from './chat-turn.ts';
@@ -29,23 +33,25 @@ export interface InteractiveOptions {
   onPrint?: (text: string) => void;
   /** SIGTERM and SIGHUP (stop-signals.ts): they stop the reply in progress, as Ctrl+C does here. */
   stop?: Pick<StopSignals, 'signal' | 'track'>;
+  /** `--verbose`: tool calls and approvals show the call's whole input. */
+  verbose?: boolean;
 }
 
-export function runInteractiveChat(options: InteractiveOptions): Promise<number> {
-  const input = options.input ?? process.stdin;
-  const output = options.output ?? process.stdout;
-  const { client } = options;
+/**
+ * The terminal the chat writes to: what comes from the agent or the server, with its control
+ * characters removed, and readline's echo of what is typed, muted while a reply streams (the
+ * typing would land inside the reply).
+ */
+function createScreen(output: NodeJS.WritableStream, onPrint: ((text: string) => void) | undefined) {
   let muted = false;
-  // Readline echoes what is typed; during a run that would land inside the streamed reply.
+  let gone = false;
+  let midLine = false;
   const echo = new Writable({
     write(chunk, _encoding, done) {
       if (!muted) output.write(chunk);
       done();
     },
   });
-  const rl = readline.createInterface({ input, output: echo, terminal: true, prompt: 'agent> ' });
-  // Everything printed here comes from the agent or the server, never a sequence of ours.
-  let gone = false;
   const print = (text: string) => {
     if (gone) return;
     try {
@@ -54,11 +60,36 @@ export function runInteractiveChat(options: InteractiveOptions): Promise<number>
       // The terminal hung up (EIO): the chat still stops its reply and ends cleanly.
       gone = true;
     }
-    options.onPrint?.(text);
+    if (text) midLine = !text.endsWith('\n');
+    onPrint?.(text);
   };
+  return {
+    echo,
+    print,
+    /** Starts a line of its own, unless the last text printed ended one. */
+    startLine: () => {
+      if (midLine) print('\n');
+    },
+    mute: (value: boolean) => {
+      muted = value;
+    },
+  };
+}
+
+/**
+ * @example const code = await runInteractiveChat({ client, agent: 'demo/guide', describeWhere, formatCompletion });
+ */
+export function runInteractiveChat(options: InteractiveOptions): Promise<number> {
+  const input = options.input ?? process.stdin;
+  const { client } = options;
+  const screen = createScreen(options.output ?? process.stdout, options.onPrint);
+  const { print } = screen;
+  const rl = readline.createInterface({ input, output: screen.echo, terminal: true, prompt: 'agent> ' });
   const commands = createTerminalChat({ client, write: print, agent: options.agent, transcript: false, onQuit: () => rl.close(), saveDir: options.saveFiles });
-  const queue: { line: string; typedDuringRun: boolean }[] = [];
+  const queue: { line: string; typedDuringReply: boolean }[] = [];
   let running = false;
+  /** The reply streaming now, with its own stop: `/stop` ends it and the chat goes on. */
+  let reply: AbortController | null = null;
   let closing = false;
   let answer: ((line: string) => void) | null = null;
 
@@ -72,56 +103,90 @@ export function runInteractiveChat(options: InteractiveOptions): Promise<number>
 
     const approve = (call: ToolCallPart) =>
       new Promise<ApprovalReply>((done) => {
-        muted = false;
-        print(`\n${describeApprovalQuestion(call)}`);
+        screen.mute(false);
+        print(`\n${describeApprovalQuestion(call, { verbose: options.verbose })}`);
         answer = (line) => {
           answer = null;
-          muted = running;
+          screen.mute(running);
           done(readApprovalAnswer(line, call));
         };
       });
 
+    const sendMessage = async (text: string) => {
+      const stop = new AbortController();
+      reply = stop;
+      const chatId = client.getSnapshot().state?.activeChatId ?? (await client.request('chat.create', {})).chatId;
+      screen.mute(true);
+      const files = commands.takeAttachments();
+      const signal = options.stop ? AbortSignal.any([stop.signal, options.stop.signal]) : stop.signal;
+      const out = { text: print, note: (l: string) => print(`\n${l}\n`) };
+      const turn = runTurn(client, { chatId, agent: commands.addressed ?? options.agent, text, attachments: files.parts, approve, out, saveFiles: options.saveFiles, saveHint: '/save [dir] saves it', signal, verbose: options.verbose });
+      const result = await (options.stop?.track(turn) ?? turn).catch((error: unknown) => {
+        // Refused before it was sent (busy, offline, stopped): the files wait for the next message.
+        if (!(error instanceof ReplyLostError)) files.restore();
+        print(`! ${reasonOf(error)}\n`);
+        return null;
+      });
+      screen.mute(false);
+      if (result) print(`\n${options.formatCompletion(result, options.describeWhere(chatId))}\n`);
+    };
+
     const pump = async () => {
       if (running) return;
       while (queue.length) {
-        const { line, typedDuringRun } = queue.shift()!;
+        const { line, typedDuringReply } = queue.shift()!;
         // It was not echoed when typed (a reply was streaming): show what is sent now.
-        if (typedDuringRun) print(`agent> ${line}\n`);
+        if (typedDuringReply) print(`agent> ${line}\n`);
         running = true;
         try {
           const text = commands.messageText(line);
-          if (text === null) {
-            await commands.handleLine(line);
-          } else {
-            const chatId = client.getSnapshot().state?.activeChatId ?? (await client.request('chat.create', {})).chatId;
-            muted = true;
-            const files = commands.takeAttachments();
-            const turn = runTurn(client, { chatId, agent: commands.addressed ?? options.agent, text, attachments: files.parts, approve, out: { text: print, note: (l) => print(`\n${l}\n`) }, saveFiles: options.saveFiles, saveHint: '/save [dir] saves it', signal: options.stop?.signal });
-            const result = await (options.stop?.track(turn) ?? turn).catch((error: unknown) => {
-              // Refused before it was sent (busy, offline): the files wait for the next message.
-              if (!(error instanceof ReplyLostError)) files.restore();
-              print(`! ${reasonOf(error)}\n`);
-              return null;
-            });
-            muted = false;
-            if (result) print(`\n${options.formatCompletion(result, options.describeWhere(chatId))}\n`);
-          }
+          if (text === null) await commands.handleLine(line);
+          else await sendMessage(text);
         } finally {
           running = false;
-          muted = false;
+          reply = null;
+          // A question left open by a reply that ended takes no more lines.
+          answer = null;
+          screen.mute(false);
         }
       }
       if (closing) return finish(0);
       rl.prompt(true);
     };
 
+    /** `/stop` while a reply streams: that reply stops (an approval it asks is dropped); lines typed after it still go. */
+    const stopReply = (stop: AbortController) => {
+      answer = null;
+      screen.mute(true);
+      screen.startLine();
+      const waiting = queue.length === 0 ? '' : ` ${queue.length === 1 ? 'The line' : `The ${queue.length} lines`} typed during it go${queue.length === 1 ? 'es' : ''} after it.`;
+      print(`Stopping the reply…${waiting}\n`);
+      stop.abort();
+    };
+
+    /** A command that only reads, typed while a reply streams: answered now, on lines of its own. */
+    const answerNow = (line: string) => {
+      screen.startLine();
+      print(`agent> ${line}\n`);
+      void commands.handleLine(line);
+    };
+
+    const noteQueued = (line: string) => {
+      screen.startLine();
+      print(`[queued ${JSON.stringify(truncateLine(line, 60))}: it is sent when this reply ends; /stop ends the reply now]\n`);
+    };
+
     rl.on('line', (line) => {
+      const during = reply ? readLineDuringReply(line) : 'queue';
+      if (reply && during === 'stop') return stopReply(reply);
       if (answer) return answer(line);
       if (!line.trim()) {
         if (!running) rl.prompt();
         return;
       }
-      queue.push({ line, typedDuringRun: running });
+      if (during === 'answer-now') return answerNow(line);
+      queue.push({ line, typedDuringReply: reply !== null });
+      if (reply) noteQueued(line);
       void pump();
     });
     rl.on('SIGINT', () => {
@@ -135,7 +200,7 @@ export function runInteractiveChat(options: InteractiveOptions): Promise<number>
       closing = true;
       if (!running && !queue.length) finish(0);
     });
-    print(`Talking to ${options.agent}. Type a message; /help for commands; Ctrl+D to leave.\n`);
+    print(`Talking to ${options.agent}. Type a message; /help for commands; /stop stops a reply; Ctrl+D to leave.\n`);
     rl.prompt();
   });
 }

@@ -79,6 +79,11 @@ export const OPTIONS = {
   session: { type: 'string', commands: ['chat'], value: '<name>', help: ['The chat to use, by title or id (default "default"; created on first use)'] },
   new: { type: 'boolean', commands: ['chat'], help: ['Start that session afresh (deleting it through the agent, which may refuse)'] },
   yes: { type: 'boolean', commands: ['chat'], help: ["Approve the agent's tool calls without asking (needed without a terminal)"] },
+  verbose: {
+    type: 'boolean',
+    commands: ['chat'],
+    help: ["Show each tool call's whole input as the agent sent it (its raw JSON), not", 'only its title and the command or file it acts on'],
+  },
   'save-files': {
     type: 'string',
     commands: ['chat'],

@@ -34,7 +34,7 @@ export const TERMINAL_HELP = `Commands:
   /approve [n|always]  approve the tool call waiting for you: alone, once; n, the agent's answer
                        numbered n; always, don't ask again for such calls, where it offers that
   /reject [reason]     reject it
-  /stop                stop the agent
+  /stop                stop the reply (typed while it streams, at once; the chat goes on)
   /save [dir]          save the files of the latest reply that has any (to --save-files's folder
                        or the current one by default)
   /export [dir]        write this chat as Markdown to <title>.md there (the same folder as /save

@@ -7,6 +7,7 @@ import { describeApproval } from '../../../shared/format.ts';
 import { truncateText } from '../../../shared/truncate.ts';
 import { describeNotice } from './terminal-text.ts';
 import { describeApproveUsage } from './approve-command.ts';
+import { describeToolCall } from './describe-tool-call.ts';
 
 interface Printed {
   /** Characters of each text/reasoning part already printed. */
@@ -26,8 +27,7 @@ const STATUS_TEXT: Record<string, string> = {
 };
 
 function describeCall(call: ToolCallPart): string {
-  const input = JSON.stringify(call.input);
-  const head = `[tool ${call.toolName} (${call.runtime})${input !== '{}' ? ` ${truncateText(input, 120)}` : ''}]`;
+  const head = `[tool ${describeToolCall(call)} (${call.runtime})]`;
   if (call.state === 'awaiting-approval') return `${head} needs your approval: ${describeApproveUsage(call)}`;
   return `${head} ${call.state}`;
 }
