@@ -23,6 +23,7 @@ import {
   type SessionUpdate,
   type UsageUpdate,
 } from '@agentclientprotocol/sdk';
+import { checkLines } from './check-lines.ts';
 import { describeAcpError } from './describe-acp-error.ts';
 import { readTextInside, writeTextInside } from './fs-access.ts';
 import { HeldNotices } from './held-notices.ts';
@@ -56,8 +57,6 @@ export interface AcpProcessOptions {
 
 /** Stderr kept to explain a failure. */
 const STDERR_TAIL_CHARS = 2_000;
-/** One ACP message; the SDK's own limit. */
-const MAX_LINE_BYTES = 32 * 1024 * 1024;
 
 export interface AcpSession {
   agent: ClientContext;
@@ -267,56 +266,4 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, message: string)
     timer = setTimeout(() => reject(new Error(`${message} within ${Math.round(ms / 1000)} s`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/**
- * Passes stdout through line by line, and calls `onGarbage` (then ends) at the first non-empty line
- * that is not a JSON object or is over the size limit: an agent that prints anything else on stdout
- * is broken, and the SDK alone would skip the line and leave the turn waiting.
- */
-function checkLines(input: ReadableStream<Uint8Array>, onGarbage: (line: string) => void): ReadableStream<Uint8Array> {
-  const decoder = new TextDecoder();
-  const encoder = new TextEncoder();
-  let buffered = '';
-  let broken = false;
-  const check = (line: string, controller: TransformStreamDefaultController<Uint8Array>) => {
-    const trimmed = line.trim();
-    if (!trimmed) return;
-    let ok = false;
-    try {
-      const value = JSON.parse(trimmed) as unknown;
-      ok = typeof value === 'object' && value !== null && !Array.isArray(value);
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
-      broken = true;
-      onGarbage(trimmed);
-      controller.terminate();
-      return;
-    }
-    controller.enqueue(encoder.encode(trimmed + '\n'));
-  };
-  return input.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        if (broken) return;
-        buffered += decoder.decode(chunk, { stream: true });
-        let newline: number;
-        while (!broken && (newline = buffered.indexOf('\n')) >= 0) {
-          const line = buffered.slice(0, newline);
-          buffered = buffered.slice(newline + 1);
-          check(line, controller);
-        }
-        if (!broken && buffered.length > MAX_LINE_BYTES) {
-          broken = true;
-          onGarbage(`${buffered.slice(0, 120)}… (a line over ${MAX_LINE_BYTES} bytes)`);
-          controller.terminate();
-        }
-      },
-      flush(controller) {
-        if (!broken && buffered) check(buffered, controller);
-      },
-    }),
-  );
 }
