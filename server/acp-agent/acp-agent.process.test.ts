@@ -182,6 +182,13 @@ describe('an ACP agent in agentbar', () => {
     expect(lsResult.content[0]).toMatchObject({ isError: false, output: { exit_code: 0, formatted_output: 'hello.txt\nmade.txt\n' } });
   });
 
+  it('says "no output reported" on a call that ended with none, as Gemini CLI reports its calls', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'gemini-read');
+    expect(textOf(await reply(s))).toBe('Read it.');
+    expect(toolCallsOf(s.client.state)).toMatchObject([{ title: 'notes.txt', kind: 'read', state: 'done', display: [{ type: 'text', text: 'no output reported' }] }]);
+  });
+
   it('sends session/cancel on Stop, ends the message stopped, and the chat goes on in the same session', { timeout: 30_000 }, async () => {
     const s = await setup();
     await send(s, 'long');
@@ -269,7 +276,7 @@ describe('an ACP agent in agentbar', () => {
     const failed = await reply(s);
     expect(failed.status).toBe('failed');
     // Its answer says it all: not its stderr, which only logged that answer.
-    expect(failed.error).toBe('The agent failed: Internal error: Query closed before response received.');
+    expect(failed.error).toBe('The agent failed: Query closed before response received.');
     expect(textOf(failed)).toBe('Working on it. ');
     // The agent is still running, and answers the next message.
     await send(s, 'hello');
@@ -282,12 +289,40 @@ describe('an ACP agent in agentbar', () => {
     await send(s, 'hello');
     const failed = await reply(s);
     expect(failed.status).toBe('failed');
-    expect(failed.error).toBe('The agent failed: Internal error: Claude Code process exited with code 1.');
+    expect(failed.error).toBe('The agent failed: Claude Code process exited with code 1.');
     // The chat goes on: the next message tries again, and the server keeps serving.
     await send(s, 'hello');
-    expect((await reply(s)).error).toBe('The agent failed: Internal error: Claude Code process exited with code 1.');
+    expect((await reply(s)).error).toBe('The agent failed: Claude Code process exited with code 1.');
     expect(s.received().filter((r) => r.kind === 'session/new')).toHaveLength(2);
     await s.client.ok('chat.rename', { chatId: s.chatId, title: 'still serving' });
+  });
+
+  it('leads with the reason Codex gives under a bare "Internal error", and reads the JSON error in it', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'codex-error');
+    expect((await reply(s)).error).toBe('The agent failed: unexpected status 401 Unauthorized: Incorrect API key provided (invalid_api_key).');
+  });
+
+  it("shows a provider's raw JSON error, nested as Gemini CLI passes it on, as its message and status", { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'gemini-error');
+    expect((await reply(s)).error).toBe('The agent failed: API key not valid. Please pass a valid API key. (401 UNAUTHENTICATED).');
+  });
+
+  it('shows the warnings Codex sends as text before its answer as notices, and one sent between turns on the next reply', { timeout: 30_000 }, async () => {
+    const s = await setup();
+    await send(s, 'codex-warnings');
+    const first = await reply(s);
+    expect(textOf(first)).toBe('Hello from Codex.');
+    expect(first.notices).toEqual([
+      { severity: 'warning', title: 'Model metadata for `gpt-5-local` not found', description: 'Defaulting to fallback metadata; this can degrade performance and cause issues.' },
+      { severity: 'warning', title: 'Falling back from WebSockets to HTTPS transport', description: 'HTTP error: 200 OK' },
+    ]);
+    await waitUntil(() => s.received().some((r) => r.kind === 'sent later warning'), 'the warning between turns', 10_000);
+    await send(s, 'hello');
+    const next = await reply(s);
+    expect(textOf(next)).toBe('Hello from the scripted agent.');
+    expect(next.notices).toEqual([{ severity: 'warning', title: 'Falling back from WebSockets to HTTPS transport', description: 'stream disconnected before completion' }]);
   });
 
   it('ends a refused turn failed with a readable reason', { timeout: 30_000 }, async () => {
@@ -494,6 +529,39 @@ describe('an ACP agent in agentbar', () => {
     expect(textOf(await reply(s))).toBe('Model haiku, thinking low, mode plan.');
     expect(s.client.state!.chats[s.chatId]!.settings).toEqual({ 'acp/scripted': { mode: 'plan', model: 'haiku', effort: 'low' } });
     expect(s.received().filter((r) => r.kind === 'session/set_mode')).toEqual([]);
+  });
+
+  it("offers the models a session gives as ACP's `models`, as Gemini CLI does, as the Model setting, switched by session/set_model", { timeout: 30_000 }, async () => {
+    const s = await setup({ env: { ACP_SCRIPT_MODELS: '1' } });
+    await send(s, 'settings');
+    expect(textOf(await reply(s))).toBe('Model gemini-2.5-pro, thinking medium, mode default.');
+    const agent = () => s.client.state!.agents[0]!;
+    expect(agent().settings!.map((x) => [x.id, x.name, x.category, x.defaultValue, x.options.map((o) => o.name).join(', ')])).toEqual([['model', 'Model', 'model', 'gemini-2.5-pro', 'Gemini 2.5 Pro, Gemini 2.5 Flash, Gemini Ultra']]);
+    // Its modes stay ACP's older form: it has no mode option.
+    expect(agent().modes!.map((m) => m.id)).toEqual(['default', 'acceptEdits', 'plan', 'bypassPermissions']);
+
+    // A pick changes the open session at once; a model the agent refuses goes back, with its reason.
+    await s.client.ok('setting.set', { chatId: s.chatId, setting: 'model', value: 'gemini-2.5-flash' });
+    const sessionId = `sess_${s.received().find((r) => r.kind === 'session/new')!.pid}_1`;
+    expect(s.received().filter((r) => r.kind === 'session/set_model').map((r) => r.data)).toEqual([{ sessionId, modelId: 'gemini-2.5-flash' }]);
+    const refused = await s.client.request('setting.set', { chatId: s.chatId, setting: 'model', value: 'gemini-ultra' });
+    expect(refused.error).toMatchObject({ code: 'rejected', message: expect.stringContaining('acp/scripted did not change model: Gemini Ultra is not available on your tier') });
+    await send(s, 'settings');
+    expect(textOf(await reply(s))).toBe('Model gemini-2.5-flash, thinking medium, mode default.');
+    expect(s.client.state!.chats[s.chatId]!.settings).toEqual({ 'acp/scripted': { model: 'gemini-2.5-flash' } });
+
+    // Picked before a chat's session exists: the session is given it as it opens.
+    const { chatId } = await s.client.ok('chat.create', {});
+    await s.client.ok('setting.set', { chatId, setting: 'model', value: 'gemini-2.5-flash' });
+    await s.client.ok('message.send', userMessage(chatId, 'settings'));
+    const opened = 'Model gemini-2.5-flash, thinking medium, mode default.';
+    await s.client.waitFor(() => s.client.state?.run === null && textOf(lastMessage(s.client.state)) === opened, 20_000, 'the new chat to answer with the model picked for it');
+    expect(s.received().filter((r) => r.kind === 'session/set_model').map((r) => r.data)).toEqual([
+      { sessionId, modelId: 'gemini-2.5-flash' },
+      { sessionId, modelId: 'gemini-ultra' },
+      { sessionId: expect.not.stringMatching(sessionId), modelId: 'gemini-2.5-flash' },
+    ]);
+    expect(s.received().filter((r) => r.kind === 'session/set_config_option')).toEqual([]);
   });
 
   it("starts a chat's session with the settings picked before it existed, and shows a change the agent makes itself", { timeout: 30_000 }, async () => {

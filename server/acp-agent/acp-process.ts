@@ -26,7 +26,8 @@ import {
 import { checkLines } from './check-lines.ts';
 import { describeAcpError } from './describe-acp-error.ts';
 import { readTextInside, writeTextInside } from './fs-access.ts';
-import { HeldNotices } from './held-notices.ts';
+import { HeldNotices, type NoticeUpdate } from './held-notices.ts';
+import { readWarningChunk } from './known-warnings.ts';
 
 /** What a turn in progress listens to. */
 export interface SessionSink {
@@ -196,11 +197,12 @@ export class AcpProcess {
         // A title often comes once a turn is over (an agent names the session from its first exchange).
         if (params.update.sessionUpdate === 'session_info_update' && typeof params.update.title === 'string') this.o.onTitle?.(params.sessionId, params.update.title);
         const sink = this.sinks.get(params.sessionId);
+        const notice = sink ? null : readNotice(params.update);
         if (sink) sink.update(params.update);
-        else if (params.update.sessionUpdate === 'notice') {
-          const { severity, title, description } = params.update;
+        else if (notice) {
+          const { severity, title, description } = notice;
           this.o.log?.(severity === 'info' ? 'info' : 'warn', `${this.o.command} (session ${params.sessionId}): ${title}${description ? ` (${description})` : ''}`);
-          this.heldNotices.hold(params.sessionId, params.update);
+          this.heldNotices.hold(params.sessionId, notice);
         }
       })
       .onRequest(methods.client.session.requestPermission, async ({ params, signal }) => {
@@ -230,6 +232,14 @@ export class AcpProcess {
     this.o.log?.('info', `started ${this.o.command} (pid ${child.pid}), ACP v${init.protocolVersion}`);
     return { agent: connection.agent, init, known: new Set() };
   }
+}
+
+/** An update that is a notice: ACP's own, or a known warning an agent sends as text (Codex's, as a session starts). */
+function readNotice(update: SessionUpdate): NoticeUpdate | null {
+  if (update.sessionUpdate === 'notice') return update;
+  if (update.sessionUpdate !== 'agent_message_chunk' || update.content.type !== 'text') return null;
+  const warning = readWarningChunk(update.content.text);
+  return warning ? { sessionUpdate: 'notice', severity: 'warning', title: warning.title, ...(warning.description ? { description: warning.description } : {}) } : null;
 }
 
 /** Process groups exist (not on Windows, where the child alone is signalled). */

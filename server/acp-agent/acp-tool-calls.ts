@@ -10,6 +10,9 @@ import { approvalLabelsOf, approvalOptionsOf, chooseOption, textOfContent, textO
 
 type Outcome = { output: unknown } | { error: string };
 
+/** What the card of a call that ended with nothing to show says: the agent reported no output. */
+export const NO_OUTPUT_REPORTED = 'no output reported';
+
 /** How a call asks for approval: the agent's options and their words. */
 interface Asking {
   alwaysOffered: boolean;
@@ -142,6 +145,10 @@ export class AcpToolCalls {
     if (rawText) {
       entry.shown = true;
       entry.handle.update({ display: [{ type: 'text', text: rawText }] });
+    } else if (update.status === 'completed' && !entry.shown && update.rawOutput == null) {
+      // Gemini CLI reports a finished call with empty content: the card says so rather than nothing.
+      entry.shown = true;
+      entry.handle.update({ display: [{ type: 'text', text: NO_OUTPUT_REPORTED }] });
     }
     if (update.status === 'completed') {
       entry.settled = true;

@@ -7,6 +7,7 @@ import type { RequestPermissionRequest, RequestPermissionResponse, SessionConfig
 import type { RunContext } from '../sdk/agent.ts';
 import type { SessionSink } from './acp-process.ts';
 import { AcpToolCalls } from './acp-tool-calls.ts';
+import { readWarningChunk } from './known-warnings.ts';
 import { toPlan } from './map-acp.ts';
 
 /**
@@ -34,6 +35,8 @@ export class AcpTurn implements SessionSink {
   /** The first write that failed (a full chat, an invalid part): the turn ends with it. */
   error: Error | null = null;
   cancelled = false;
+  /** The answer's text has begun: a known warning after it is the agent's words, not a notice. */
+  private answering = false;
   onError: () => void = () => {};
   /** The agent changed its config options during the turn (it may move its own model or mode). */
   onConfigOptions: (options: SessionConfigOption[]) => void = () => {};
@@ -67,7 +70,7 @@ export class AcpTurn implements SessionSink {
     const { reply } = this.ctx;
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
-        if (update.content.type === 'text') void reply.text(update.content.text).catch((e: unknown) => this.fail(e));
+        if (update.content.type === 'text') this.writeText(update.content.text);
         else if (update.content.type === 'image') reply.file({ data: `data:${update.content.mimeType};base64,${update.content.data}`, mimeType: update.content.mimeType });
         return;
       case 'agent_thought_chunk':
@@ -105,6 +108,17 @@ export class AcpTurn implements SessionSink {
         // Commands, session info: nothing a reply shows.
         return;
     }
+  }
+
+  /** The agent's text into the answer, but a known warning before the answer as a notice. */
+  private writeText(text: string): void {
+    const warning = this.answering ? null : readWarningChunk(text);
+    if (warning) {
+      this.ctx.reply.notice(warning);
+      return;
+    }
+    if (text.trim()) this.answering = true;
+    void this.ctx.reply.text(text).catch((e: unknown) => this.fail(e));
   }
 
   private fail(error: unknown): void {

@@ -10,6 +10,7 @@ import { withTimeout, type AcpSession } from './acp-process.ts';
 import { describeAcpError } from './describe-acp-error.ts';
 import { describeHistory } from './map-acp.ts';
 import type { SessionChoices } from './session-choices.ts';
+import { readSessionModels, withSessionModels } from './session-settings.ts';
 
 export interface OpenSessionOptions {
   /** The agent's id, in what the log says. */
@@ -47,7 +48,7 @@ export async function openSession(ctx: RunContext, session: AcpSession, o: OpenS
       // The agent replays the conversation as updates while loading: nobody listens, so none of it is shown again.
       const loaded = await withTimeout(agent.request(methods.agent.session.load, { sessionId: stored, cwd: o.cwd, mcpServers }), o.startTimeoutMs, 'The agent did not load its session');
       known.add(stored);
-      await o.choices.applyOnOpen(ctx, agent, stored, loaded?.modes, loaded?.configOptions);
+      await o.choices.applyOnOpen(ctx, agent, stored, loaded?.modes, loaded?.configOptions, readSessionModels(loaded));
       return { sessionId: stored, history: null };
     } catch (error) {
       o.log('warn', `${o.id} could not load session ${stored}: ${describeAcpError(error)}; starting a new one`);
@@ -55,9 +56,10 @@ export async function openSession(ctx: RunContext, session: AcpSession, o: OpenS
   }
   const created = await withTimeout<NewSessionResponse>(agent.request(methods.agent.session.new, { cwd: o.cwd, mcpServers }), o.startTimeoutMs, 'The agent did not start a session');
   known.add(created.sessionId);
-  recordNewSession(saved, ctx.chatId, created.sessionId, created.configOptions);
+  const models = readSessionModels(created);
+  recordNewSession(saved, ctx.chatId, created.sessionId, withSessionModels(created.configOptions, models));
   ctx.state.set(saved);
-  await o.choices.applyOnOpen(ctx, agent, created.sessionId, created.modes, created.configOptions);
+  await o.choices.applyOnOpen(ctx, agent, created.sessionId, created.modes, created.configOptions, models);
   const earlier = ctx.messages.slice(0, -1);
   return { sessionId: created.sessionId, history: earlier.length > 0 ? describeHistory(earlier) : null };
 }

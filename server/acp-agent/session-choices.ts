@@ -1,7 +1,8 @@
 /**
  * A chat's mode and settings kept in step with its ACP session: the session's config options
- * (model, reasoning level…) and modes become the agent's, a session is given what the chat shows
- * as it opens, a pick changes an open session at once, and the chat shows what the session took.
+ * (model, reasoning level…), models and modes become the agent's, a session is given what the
+ * chat shows as it opens, a pick changes an open session at once, and the chat shows what the
+ * session took.
  */
 import type { ClientContext, SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
 import type { AgentStateAccess, ChatDecision, RunContext, SettingRequest } from '../sdk/agent.ts';
@@ -9,8 +10,8 @@ import { describeError } from '../sync/describe-error.ts';
 import { readDefaults } from './acp-agent-state.ts';
 import { describeAcpError } from './describe-acp-error.ts';
 import { LatestBySession } from './latest-by-session.ts';
-import { requestMode, requestSetting } from './session-requests.ts';
-import { hasModeOption, isBooleanOption, readCurrentValues, toAgentSettings } from './session-settings.ts';
+import { requestMode, requestModel, requestSetting } from './session-requests.ts';
+import { hasModeOption, isBooleanOption, readCurrentValues, toAgentSettings, usesSessionModels, withSessionModels, type SessionModels } from './session-settings.ts';
 
 export interface SessionChoicesOptions {
   /** The agent's id, in what the log says. */
@@ -21,6 +22,8 @@ export interface SessionChoicesOptions {
 export class SessionChoices {
   /** Each open session's config options as the agent last gave them (it may change them between turns). */
   private readonly configs = new LatestBySession<SessionConfigOption[]>();
+  /** Each open session's models, for an agent that gives them as ACP's `models` (Gemini CLI): shown as one more option. */
+  private readonly models = new LatestBySession<SessionModels>();
   /** Each session's mode as the agent last changed it itself (a turn shows it; between turns, the next turn does). */
   private readonly modesNow = new LatestBySession<string>();
 
@@ -34,7 +37,7 @@ export class SessionChoices {
    */
   noteOptions(state: AgentStateAccess | null, sessionId: string, options: SessionConfigOption[]): void {
     this.keepOptions(sessionId, options);
-    if (state) this.publish(state, options);
+    if (state) this.publish(state, this.optionsOf(sessionId));
   }
 
   /**
@@ -47,14 +50,16 @@ export class SessionChoices {
   }
 
   /**
-   * A session just opened: its config options when it has them, else its modes (ACP's older form
-   * of the same choice), become the agent's, and the session is given what the chat shows.
+   * A session just opened: its config options and models when it has them, else its modes (ACP's
+   * older form of the same choice), become the agent's, and the session is given what the chat shows.
    *
-   * @example await choices.applyOnOpen(ctx, agent, created.sessionId, created.modes, created.configOptions);
+   * @example await choices.applyOnOpen(ctx, agent, created.sessionId, created.modes, created.configOptions, readSessionModels(created));
    */
-  async applyOnOpen(ctx: RunContext, agent: ClientContext, sessionId: string, modes: SessionModeState | null | undefined, options: SessionConfigOption[] | null | undefined): Promise<void> {
+  async applyOnOpen(ctx: RunContext, agent: ClientContext, sessionId: string, modes: SessionModeState | null | undefined, options: SessionConfigOption[] | null | undefined, models: SessionModels | null = null): Promise<void> {
     // What the session says now is newer than a change it reported before it was (re)opened.
     this.modesNow.take(sessionId);
+    if (models) this.models.keep(sessionId, models);
+    else this.models.take(sessionId);
     await this.applySettings(ctx, agent, sessionId, options);
     if (!options || !hasModeOption(options)) await this.applyMode(ctx, agent, sessionId, modes);
   }
@@ -66,8 +71,7 @@ export class SessionChoices {
    * @example choices.showChangesSinceLastTurn(ctx, sessionId);
    */
   showChangesSinceLastTurn(ctx: RunContext, sessionId: string): void {
-    const latest = this.configs.get(sessionId);
-    if (latest) this.showSessionValues(ctx, latest);
+    this.showSessionValues(ctx, this.optionsOf(sessionId));
     const modeNow = this.modesNow.take(sessionId);
     if (modeNow !== undefined && modeNow !== ctx.mode) {
       try {
@@ -86,8 +90,9 @@ export class SessionChoices {
    */
   followTurn(ctx: RunContext, sessionId: string, options: SessionConfigOption[]): void {
     this.keepOptions(sessionId, options);
-    this.publish(ctx.state, options);
-    this.showSessionValues(ctx, options);
+    const latest = this.optionsOf(sessionId);
+    this.publish(ctx.state, latest);
+    this.showSessionValues(ctx, latest);
   }
 
   /**
@@ -114,22 +119,41 @@ export class SessionChoices {
    */
   async changeSetting(agent: ClientContext, sessionId: string, request: Pick<SettingRequest, 'setting' | 'value' | 'state'>, agentState: AgentStateAccess | null): Promise<ChatDecision> {
     const { setting, value, state } = request;
-    let answer;
+    let changed;
     try {
       // The session's options say how the agent takes the value; the settings shown say it as well, should those be forgotten.
       const isBoolean = isBooleanOption(this.configs.get(sessionId), setting) ?? state.agents.find((a) => a.id === this.o.id)?.settings?.find((s) => s.id === setting)?.type === 'boolean';
-      answer = await requestSetting(agent, sessionId, setting, value, isBoolean);
+      changed = await this.requestChange(agent, sessionId, setting, value, isBoolean);
     } catch (error) {
       return { reject: `${this.o.id} did not change ${setting}: ${describeAcpError(error)}` };
     }
-    if (Array.isArray(answer?.configOptions)) {
-      this.keepOptions(sessionId, answer.configOptions);
-      if (agentState) this.publish(agentState, answer.configOptions);
+    if (changed && agentState) this.publish(agentState, this.optionsOf(sessionId));
+  }
+
+  /**
+   * Changes one of the session's settings: its model by `session/set_model` when its `models` carry
+   * it, else the config option. True when the options kept changed with it.
+   */
+  private async requestChange(agent: ClientContext, sessionId: string, setting: string, value: string, isBoolean: boolean): Promise<boolean> {
+    const models = this.models.get(sessionId);
+    if (models && usesSessionModels(this.configs.get(sessionId), models, setting)) {
+      await requestModel(agent, sessionId, value);
+      this.models.keep(sessionId, { ...models, currentModelId: value });
+      return true;
     }
+    const answer = await requestSetting(agent, sessionId, setting, value, isBoolean);
+    if (!Array.isArray(answer?.configOptions)) return false;
+    this.keepOptions(sessionId, answer.configOptions);
+    return true;
   }
 
   private keepOptions(sessionId: string, options: readonly SessionConfigOption[] | null | undefined): void {
     if (Array.isArray(options)) this.configs.keep(sessionId, [...options]);
+  }
+
+  /** The session's options as last given, with its models as one more. */
+  private optionsOf(sessionId: string): SessionConfigOption[] {
+    return withSessionModels(this.configs.get(sessionId), this.models.get(sessionId));
   }
 
   /** The session's options become the agent's settings (and its `mode` option replaces ACP's older modes). */
@@ -161,18 +185,19 @@ export class SessionChoices {
    * session took.
    */
   private async applySettings(ctx: RunContext, agent: ClientContext, sessionId: string, options: readonly SessionConfigOption[] | null | undefined): Promise<void> {
-    if (!Array.isArray(options) || options.length === 0) return;
     this.keepOptions(sessionId, options);
-    let latest: readonly SessionConfigOption[] = options;
+    let latest: readonly SessionConfigOption[] = withSessionModels(options, this.models.get(sessionId));
+    if (latest.length === 0) return;
     this.publish(ctx.state, latest);
-    for (const setting of Object.keys(readCurrentValues(options))) {
+    for (const setting of Object.keys(readCurrentValues(latest))) {
       const wanted = ctx.settings[setting];
       // Read again each time: setting one option (the model) may have changed another (the reasoning level).
       if (wanted === undefined || wanted === readCurrentValues(latest)[setting]) continue;
       try {
-        latest = (await requestSetting(agent, sessionId, setting, wanted, isBooleanOption(latest, setting) === true)).configOptions ?? latest;
-        this.keepOptions(sessionId, latest);
-        this.publish(ctx.state, latest);
+        if (await this.requestChange(agent, sessionId, setting, wanted, isBooleanOption(latest, setting) === true)) {
+          latest = this.optionsOf(sessionId);
+          this.publish(ctx.state, latest);
+        }
       } catch (error) {
         this.o.log('warn', `${this.o.id} did not set ${setting} to ${wanted} in session ${sessionId}: ${describeAcpError(error)}`);
       }

@@ -1,5 +1,5 @@
 /**
- * The requests that change an open ACP session's mode or one of its config options, each bounded
+ * The requests that change an open ACP session's mode, model or one of its config options, each bounded
  * in time: under the server's time for a hook, so the user reads that the agent did not switch,
  * not that it failed to answer.
  */
@@ -28,4 +28,14 @@ export function requestMode(agent: ClientContext, sessionId: string, modeId: str
 export function requestSetting(agent: ClientContext, sessionId: string, configId: string, value: string, isBoolean: boolean): Promise<SetSessionConfigOptionResponse> {
   const params = isBoolean ? { sessionId, configId, type: 'boolean' as const, value: value === 'true' } : { sessionId, configId, value };
   return withTimeout(agent.request(methods.agent.session.setConfigOption, params), SET_MODE_TIMEOUT_MS, 'The agent did not change the setting');
+}
+
+/**
+ * Asks the agent to switch a session to one of the models its `models` listed (`session/set_model`,
+ * which ACP's SDK no longer types); rejects with its refusal, or after SET_MODE_TIMEOUT_MS.
+ *
+ * @example await requestModel(agent, 'sess_1', 'gemini-2.5-flash');
+ */
+export function requestModel(agent: ClientContext, sessionId: string, modelId: string): Promise<unknown> {
+  return withTimeout(agent.request('session/set_model', { sessionId, modelId }), SET_MODE_TIMEOUT_MS, 'The agent did not change its model');
 }

@@ -1,7 +1,8 @@
 /**
  * An ACP session's config options (its model, mode, reasoning level…) as agentbar settings. ACP
  * gives them per session with each one's current value; agentbar shows them per agent, with a
- * value per chat, so a setting's default is what a new session starts with.
+ * value per chat, so a setting's default is what a new session starts with. An agent that gives
+ * its models as ACP's `models` instead (Gemini CLI) has them shown as one more option.
  */
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { AgentSettingInput } from '../sdk/agent-settings.ts';
@@ -62,6 +63,69 @@ export function readCurrentValues(options: readonly SessionConfigOption[]): Reco
 export function isBooleanOption(options: readonly SessionConfigOption[] | undefined, configId: string): boolean | undefined {
   const option = options?.find((o) => o?.id === configId);
   return option ? option.type === 'boolean' : undefined;
+}
+
+/**
+ * A session's models as ACP's `models` gives them (`SessionModelState`, which Gemini CLI answers
+ * `session/new` with instead of a config option); switched with `session/set_model`.
+ */
+export interface SessionModels {
+  currentModelId: string;
+  availableModels: { modelId: string; name: string; description?: string }[];
+}
+
+/** The setting a session's `models` are shown as: the Model menu, as a model config option is. */
+export const MODELS_SETTING_ID = 'model';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The `models` of an agent's answer to `session/new` or `session/load`, checked: it comes from
+ * another program, and ACP's SDK no longer types it. Null when there are none usable.
+ *
+ * @example readSessionModels({ sessionId: 's', models: { currentModelId: 'pro', availableModels: [{ modelId: 'pro', name: 'Pro' }] } })
+ * // { currentModelId: 'pro', availableModels: [{ modelId: 'pro', name: 'Pro' }] }
+ */
+export function readSessionModels(answer: unknown): SessionModels | null {
+  const models = isRecord(answer) ? answer.models : undefined;
+  if (!isRecord(models) || typeof models.currentModelId !== 'string' || !Array.isArray(models.availableModels)) return null;
+  const availableModels = models.availableModels.flatMap((m: unknown) => {
+    if (!isRecord(m) || typeof m.modelId !== 'string' || !m.modelId) return [];
+    const name = typeof m.name === 'string' && m.name.trim() ? m.name : m.modelId;
+    return [{ modelId: m.modelId, name, ...(typeof m.description === 'string' && m.description ? { description: m.description } : {}) }];
+  });
+  return availableModels.length > 0 ? { currentModelId: models.currentModelId, availableModels } : null;
+}
+
+/**
+ * Whether the session's `models` carry its Model setting: it has them, and no config option of
+ * its own is the model (ACP asks clients to prefer the config option).
+ *
+ * @example usesSessionModels(undefined, geminiModels, 'model') // true
+ */
+export function usesSessionModels(options: readonly SessionConfigOption[] | null | undefined, models: SessionModels | null | undefined, setting: string): boolean {
+  return Boolean(models) && setting === MODELS_SETTING_ID && !hasModelOption(options ?? []);
+}
+
+/**
+ * The session's config options with its `models` as one more: a Model select, so the toolbar's
+ * menu, `/set model` and the chat's value work as for an agent that gives its model as an option.
+ *
+ * @example withSessionModels(undefined, { currentModelId: 'pro', availableModels: [{ modelId: 'pro', name: 'Pro' }] })
+ * // [{ id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'pro', options: [{ value: 'pro', name: 'Pro' }] }]
+ */
+export function withSessionModels(options: readonly SessionConfigOption[] | null | undefined, models: SessionModels | null | undefined): SessionConfigOption[] {
+  const given = Array.isArray(options) ? [...options] : [];
+  if (!models || !usesSessionModels(given, models, MODELS_SETTING_ID)) return given;
+  const values = models.availableModels.map((m) => ({ value: m.modelId, name: m.name, ...(m.description ? { description: m.description } : {}) }));
+  return [...given, { id: MODELS_SETTING_ID, name: 'Model', category: 'model', type: 'select', currentValue: models.currentModelId, options: values }];
+}
+
+/** Whether an option already is the model (by its category, or by taking the Model setting's id). */
+function hasModelOption(options: readonly SessionConfigOption[]): boolean {
+  return options.some((o) => o?.id === MODELS_SETTING_ID || o?.category === 'model');
 }
 
 /**
