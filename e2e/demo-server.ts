@@ -35,7 +35,7 @@ export class DemoServer {
   wsUrl = '';
   token = '';
   port = 0;
-  /** The demo page for a browser that holds the token: the server trades it for a cookie and sends the browser on to `/`. */
+  /** The demo page for a browser that holds the token: the server signs it in (a cookie and a stored browser key) and the page leaves this address for `/`. */
   get pageUrl(): string {
     return `${this.httpUrl}/?token=${encodeURIComponent(this.token)}`;
   }

@@ -17,6 +17,18 @@ test('the printed sign-in address opens the page once and keeps that browser sig
   await toolbar.open();
   await page.reload();
   await toolbar.open();
+  expect(await page.content()).not.toContain(server.token);
+  // What the cookie alone gets (the browser sends it to every port of 127.0.0.1) connects nothing.
+  const byCookie = await page.context().request.get(`${server.httpUrl}/`);
+  expect(byCookie.status()).toBe(200);
+  const key = await page.evaluate(() => localStorage.getItem('agentbar:browser-key'));
+  expect(key).toBeTruthy();
+  expect(await byCookie.text()).not.toContain(key!);
+
+  // A browser that lost its key is told how to sign in again.
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await expect(page.getByText('keeps no key for agentbar')).toBeVisible();
 
   // Another browser cannot reuse the address.
   const other = await browser.newContext();

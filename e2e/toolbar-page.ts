@@ -88,7 +88,7 @@ export class Toolbar {
     return this.log.getByRole('article', { name: agent, exact: true });
   }
 
-  /** Signs in with the token and loads the demo page (the server embeds its ws URL and token). */
+  /** Signs in with the token and loads the demo page (it stores the browser key the server hands it). */
   async goto(): Promise<void> {
     await this.page.goto(this.server.pageUrl);
   }

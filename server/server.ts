@@ -91,7 +91,7 @@ export interface AgentbarServer {
   connectionFile: string | null;
   /**
    * A one-time address that opens the demo page (once, within 5 minutes) and signs that browser
-   * in with a cookie; the token itself stays out of it.
+   * in with a cookie and a browser key; the token itself stays out of it.
    */
   signInUrl(): string;
   /** Flushes chats, closes every client, removes the connection file. Safe to call twice. */
@@ -199,7 +199,6 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
     signIn,
     agents: () => store.state.agents,
     toolbarBundlePath: options.toolbarBundlePath ?? path.join(PACKAGE_ROOT, 'dist', 'toolbar.js'),
-    wsUrl: () => `ws://${connectHost(host)}:${port}/ws`,
     httpUrl: ownUrl,
     mcp,
     allowSlowAnswer: (bindings) => guard.allowSlowAnswer(bindings),

@@ -1,12 +1,30 @@
 /**
- * The demo page served at `/`: a small but realistic app page with the toolbar injected and the
- * connection (ws URL and token) embedded, the way the Vite plugin injects it into a user's page.
+ * The demo page served at `/`: a small but realistic app page with the toolbar injected, the way
+ * the Vite plugin injects it into a user's page, connected with the browser key instead of the token.
  */
 
-/** The script tags that inject the toolbar; `<` is escaped so no value can close the script. */
-export function renderToolbarTags(config: { url: string; token: string }, src = '/toolbar.js'): string {
-  const json = JSON.stringify({ url: config.url, token: config.token }).replace(/</g, '\\u003c');
-  return `<script>window.__AGENTBAR__ = ${json};</script>\n<script src="${src}" defer></script>`;
+/** Where the demo page keeps its browser key: the storage of the server's own origin, which no page on another port can read. */
+export const BROWSER_KEY_STORAGE = 'agentbar:browser-key';
+
+/**
+ * The script tags that connect the demo page's toolbar. The sign-in answer carries the browser key
+ * and stores it; every later load reads it back from storage, so no other response holds it. A
+ * browser without the key is sent to `/sign-in`, which says how to get one. The WebSocket goes to
+ * the page's own host, so the session cookie set for that host goes with it. `<` is escaped so no
+ * value can close the script.
+ *
+ * @example renderToolbarBootstrap(deriveBrowserKey(token)) // at sign-in; renderToolbarBootstrap(null) afterwards
+ */
+export function renderToolbarBootstrap(browserKey: string | null): string {
+  const given = JSON.stringify(browserKey).replace(/</g, '\\u003c');
+  return `<script>(function () {
+  var name = '${BROWSER_KEY_STORAGE}', given = ${given}, key = given;
+  try { if (given) localStorage.setItem(name, given); else key = localStorage.getItem(name); } catch (e) {}
+  if (given) history.replaceState(null, '', '/');
+  if (!key) return location.replace('/sign-in');
+  window.__AGENTBAR__ = { url: (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws', token: key };
+})();</script>
+<script src="/toolbar.js" defer></script>`;
 }
 
 /**
@@ -32,10 +50,11 @@ function markSource(component: string, source: string): string {
 /**
  * The demo page; `captureScript` (dist/page-capture.js) goes first in its `<head>`, before any
  * script, so the page tools see what the page logs, throws and requests from its start.
+ * `browserKey` is given only in the answer to a sign-in (see `renderToolbarBootstrap`).
  *
- * @example renderDemoPage({ url: 'ws://127.0.0.1:4477/ws', token }, { captureScript })
+ * @example renderDemoPage({ browserKey: null }, { captureScript })
  */
-export function renderDemoPage(config: { url: string; token: string }, options: { captureScript?: string | null } = {}): string {
+export function renderDemoPage(config: { browserKey: string | null }, options: { captureScript?: string | null } = {}): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -96,7 +115,7 @@ ${renderCaptureScript(options.captureScript)}<meta name="viewport" content="widt
     <button class="primary" type="submit"${markSource('FilterButton', 'src/FilterButton.tsx:3:5')}>Filter orders</button>
   </form>
 </main>
-${renderToolbarTags(config)}
+${renderToolbarBootstrap(config.browserKey)}
 </body>
 </html>`;
 }

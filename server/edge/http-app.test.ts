@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentInfo } from '../../shared/schemas.ts';
 import { createHttpApp } from './http-app.ts';
-import { deriveSessionValue } from './security.ts';
+import { deriveBrowserKey, deriveSessionValue } from './security.ts';
 import { createSignInLinks, type SignInLinks } from './sign-in-links.ts';
 
 const PORT = 4477;
 const TOKEN = 'tok_0123456789abcdefghijklmnop';
 const HOST = `127.0.0.1:${PORT}`;
-const WS_URL = `ws://127.0.0.1:${PORT}/ws`;
+const KEY = deriveBrowserKey(TOKEN);
+const COOKIE = `agentbar_session=${deriveSessionValue(TOKEN)}`;
 
 const AGENTS: AgentInfo[] = [
   { id: 'wisp/concierge', description: 'Answers', implemented: true, tools: [{ name: 'get_page_info', type: 'deterministic' }], workflows: [] },
@@ -39,7 +40,6 @@ function makeApp(options: { bundle?: string; allowOrigins?: string[]; signIn?: S
     policy: { port: () => PORT, token: TOKEN, allowOrigins: options.allowOrigins ?? [] },
     agents: () => AGENTS,
     toolbarBundlePath: options.bundle ?? bundlePath,
-    wsUrl: () => WS_URL,
     httpUrl: () => `http://${HOST}`,
   });
 }
@@ -73,6 +73,13 @@ describe('GET /agents', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     expect(await res.json()).toEqual(AGENTS);
+  });
+
+  it('takes the browser key only together with the session cookie, and the cookie alone not at all', async () => {
+    expect((await get('/agents', { cookie: COOKIE })).status).toBe(403);
+    expect((await get(`/agents?token=${KEY}`)).status).toBe(403);
+    expect((await get(`/agents?token=${KEY}`, { cookie: COOKIE })).status).toBe(200);
+    expect((await get('/agents', { authorization: `Bearer ${KEY}`, cookie: COOKIE })).status).toBe(200);
   });
 
   it('answers the AgentInfo list with Authorization: Bearer', async () => {
@@ -130,13 +137,12 @@ describe('the Host check', () => {
 });
 
 describe('GET / (the demo page)', () => {
-  const COOKIE = `agentbar_session=${deriveSessionValue(TOKEN)}`;
-
   it('holds nothing secret for a request without credentials, and says how to sign in', async () => {
     const res = await get('/');
     expect(res.status).toBe(403);
     const html = await res.text();
     expect(html).not.toContain(TOKEN);
+    expect(html).not.toContain(KEY);
     expect(html).not.toContain(deriveSessionValue(TOKEN));
     expect(html).not.toContain('toolbar.js');
     expect(html).toContain('agentbar sign-in');
@@ -146,19 +152,19 @@ describe('GET / (the demo page)', () => {
     expect((await get('/', { cookie: 'agentbar_session=forged-value-0000000000000' })).status).toBe(403);
     expect((await get('/', { cookie: `agentbar_session=${TOKEN}` })).status).toBe(403);
     expect((await get('/?token=wrong-token-value-000000')).status).toBe(403);
+    // The browser key is no token: it does not sign in.
+    expect((await get(`/?token=${KEY}`)).status).toBe(403);
   });
 
-  it('embeds the ws URL and the token for a browser holding the session cookie', async () => {
+  it('gives a browser holding only the session cookie the page with neither the token nor the browser key', async () => {
     const res = await get('/', { cookie: `theme=dark; ${COOKIE}` });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(res.headers.get('set-cookie')).toBeNull();
     const html = await res.text();
-    expect(html).toContain(JSON.stringify({ url: WS_URL, token: TOKEN }));
+    expect(html).not.toContain(TOKEN);
+    expect(html).not.toContain(KEY);
     expect(html).toContain('<script src="/toolbar.js" defer></script>');
-  });
-
-  it('serves the page to a Bearer token', async () => {
-    expect((await get('/', { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
   });
 
   it('inlines the page capture built beside the bundle, and goes without it when it is not built', async () => {
@@ -174,15 +180,19 @@ describe('GET / (the demo page)', () => {
     }
   });
 
-  it('trades ?token= for the cookie and sends the browser to a clean address', async () => {
-    const res = await get(`/?token=${TOKEN}`);
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('/');
-    const cookie = res.headers.get('set-cookie')!;
-    expect(cookie).toContain(COOKIE);
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Strict/);
-    expect(cookie).not.toContain(TOKEN);
+  it('signs in a request that gives the token: the cookie, and the page with the browser key to store, never the token', async () => {
+    for (const res of [await get(`/?token=${TOKEN}`), await get('/', { authorization: `Bearer ${TOKEN}` })]) {
+      expect(res.status).toBe(200);
+      const cookie = res.headers.get('set-cookie')!;
+      expect(cookie).toContain(COOKIE);
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/SameSite=Strict/);
+      expect(cookie).not.toContain(TOKEN);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const html = await res.text();
+      expect(html).toContain(JSON.stringify(KEY));
+      expect(html).not.toContain(TOKEN);
+    }
   });
 
   it('forbids framing and caching and sends no CORS header', async () => {
@@ -201,8 +211,10 @@ describe('the one-time sign-in address', () => {
     const app = makeApp({ signIn });
     const { code } = signIn.issue();
     const first = await get(`/sign-in/${code}`, {}, app);
-    expect(first.status).toBe(303);
-    expect(first.headers.get('location')).toBe('/');
+    expect(first.status).toBe(200);
+    const page = await first.text();
+    expect(page).toContain(JSON.stringify(KEY));
+    expect(page).not.toContain(TOKEN);
     const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
     expect((await get('/', { cookie }, app)).status).toBe(200);
 
@@ -228,7 +240,31 @@ describe('the one-time sign-in address', () => {
     const { code } = signIn.issue();
     expect((await get(`/sign-in/${code}`, { host: 'evil.com' }, app)).status).toBe(403);
     // The refused attempt did not use the code up.
-    expect((await get(`/sign-in/${code}`, {}, app)).status).toBe(303);
+    expect((await get(`/sign-in/${code}`, {}, app)).status).toBe(200);
+  });
+
+  it('answers HEAD without using the code up', async () => {
+    const signIn = createSignInLinks();
+    const app = makeApp({ signIn });
+    const { code } = signIn.issue();
+    const head = (path: string) => app.request(path, { method: 'HEAD', headers: { host: HOST } });
+    const first = await head(`/sign-in/${code}`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('set-cookie')).toBeNull();
+    expect(await first.text()).toBe('');
+    expect((await head(`/sign-in/${code}`)).status).toBe(200);
+    expect((await get(`/sign-in/${code}`, {}, app)).status).toBe(200);
+    expect((await head(`/sign-in/${code}`)).status).toBe(403);
+    expect((await head('/sign-in/made-up-code')).status).toBe(403);
+  });
+
+  it('tells a browser that has the cookie but lost the key how to sign in again', async () => {
+    const res = await get('/sign-in', { cookie: COOKIE });
+    expect(res.status).toBe(403);
+    const html = await res.text();
+    expect(html).toMatch(/keeps no key for agentbar/);
+    expect(html).toContain('agentbar sign-in');
+    expect(html).not.toContain(KEY);
   });
 
   it('issues a new address to a client holding the token, and to nobody else', async () => {
@@ -240,7 +276,12 @@ describe('the one-time sign-in address', () => {
     const { url } = (await res.json()) as { url: string };
     expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${PORT}/sign-in/[\\w-]{32}$`));
     expect(url).not.toContain(TOKEN);
-    expect((await get(new URL(url).pathname, {}, app)).status).toBe(303);
+    expect((await get(new URL(url).pathname, {}, app)).status).toBe(200);
+  });
+
+  it('issues no address to the session cookie alone', async () => {
+    const res = await makeApp().request('/sign-in-links', { method: 'POST', headers: { host: HOST, cookie: COOKIE } });
+    expect(res.status).toBe(403);
   });
 });
 

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { Hono, type Context } from 'hono';
 import type { AgentInfo } from '../../shared/schemas.ts';
 import { renderDemoPage } from './demo-page.ts';
-import { checkAccess, deriveSessionValue, SESSION_COOKIE, type AccessPolicy } from './security.ts';
+import { checkAccess, deriveBrowserKey, deriveSessionValue, hasSessionCookie, holdsToken, SESSION_COOKIE, type AccessPolicy } from './security.ts';
 import { renderSignInPage } from './sign-in-page.ts';
 import type { SignInLinks } from './sign-in-links.ts';
 
@@ -16,8 +16,6 @@ export interface HttpAppOptions {
   agents: () => AgentInfo[];
   /** Where `toolbar.js` is read from (the Vite build output); LAZY_SCRIPTS, the grammars' `lang/` and `page-capture.js` (also inlined in the demo page) are beside it. */
   toolbarBundlePath: string;
-  /** The ws URL the demo page's toolbar connects to. */
-  wsUrl: () => string;
   /** `http://127.0.0.1:PORT`, this server's own address, for the sign-in addresses it hands out. */
   httpUrl: () => string;
   /** One-time codes behind `/sign-in/CODE`. */
@@ -32,7 +30,7 @@ export interface HttpAppOptions {
   allowSlowAnswer?: (bindings: unknown) => void;
 }
 
-/** Headers for a page that holds the token: no framing, no caching, no referrer. */
+/** Headers for the demo page and the sign-in: no framing, no caching, no referrer. */
 const SECRET_PAGE_HEADERS = {
   'Content-Security-Policy': "frame-ancestors 'none'",
   'X-Frame-Options': 'DENY',
@@ -86,7 +84,7 @@ function refuse(c: Context, why: string) {
  *
  * @example
  * const app = createHttpApp({ policy, agents: () => [], toolbarBundlePath: 'dist/toolbar.js',
- *   wsUrl: () => 'ws://127.0.0.1:4477/ws', httpUrl: () => 'http://127.0.0.1:4477', signIn: createSignInLinks() });
+ *   httpUrl: () => 'http://127.0.0.1:4477', signIn: createSignInLinks() });
  * const res = await app.request('/health', { headers: { host: 'localhost' } });
  */
 export function createHttpApp(options: HttpAppOptions): Hono {
@@ -115,8 +113,12 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   };
   // SameSite=Strict: no other site can make the browser send it; HttpOnly: no script reads it.
   const sessionCookie = `${SESSION_COOKIE}=${deriveSessionValue(options.policy.token)}; HttpOnly; SameSite=Strict; Path=/`;
-  const signInAndGoHome = (c: Context) =>
-    c.body(null, 303, { Location: '/', 'Set-Cookie': sessionCookie, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+  const showDemoPage = async (c: Context, browserKey: string | null, headers: Record<string, string>) => {
+    const captureScript = await scripts.read(join(dirname(options.toolbarBundlePath), 'page-capture.js')).catch(() => null);
+    return c.html(renderDemoPage({ browserKey }, { captureScript }), 200, headers);
+  };
+  // The one answer that holds the browser key: the page stores it and leaves the sign-in address.
+  const signInBrowser = (c: Context) => showDemoPage(c, deriveBrowserKey(options.policy.token), { ...SECRET_PAGE_HEADERS, 'Set-Cookie': sessionCookie });
 
   app.get('/health', (c) => c.json({ ok: true }));
 
@@ -153,19 +155,24 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     }
   });
 
-  // The demo page holds the token, so only a request that proved it has it gets the page.
-  app.get('/', async (c) => {
-    if (credentialsMissing(c)) return c.html(renderSignInPage('missing'), 403, SECRET_PAGE_HEADERS);
-    // Trade a token in the address for the cookie, so it leaves the address bar and the history.
-    if (new URL(c.req.url).searchParams.has('token')) return signInAndGoHome(c);
-    const captureScript = await scripts.read(join(dirname(options.toolbarBundlePath), 'page-capture.js')).catch(() => null);
-    return c.html(renderDemoPage({ url: options.wsUrl(), token: options.policy.token }, { captureScript }), 200, SECRET_PAGE_HEADERS);
+  // The token signs the browser in; the session cookie alone gets the page without any credential,
+  // since browsers send that cookie to every port of the host.
+  app.get('/', (c) => {
+    if (holdsToken(options.policy, new URL(c.req.url), c.req.header('authorization'))) return signInBrowser(c);
+    if (!hasSessionCookie(options.policy, c.req.header('cookie'))) return c.html(renderSignInPage('missing'), 403, SECRET_PAGE_HEADERS);
+    return showDemoPage(c, null, SECRET_PAGE_HEADERS);
   });
 
   app.get('/sign-in/:code', (c) => {
-    if (!options.signIn.redeem(c.req.param('code'))) return c.html(renderSignInPage('used'), 403, SECRET_PAGE_HEADERS);
-    return signInAndGoHome(c);
+    const code = c.req.param('code');
+    // A HEAD (a link preview, a scanner) learns whether the code is live without using it up.
+    if (c.req.method === 'HEAD') return c.body(null, options.signIn.isLive(code) ? 200 : 403, SECRET_PAGE_HEADERS);
+    if (!options.signIn.redeem(code)) return c.html(renderSignInPage('used'), 403, SECRET_PAGE_HEADERS);
+    return signInBrowser(c);
   });
+
+  // Where the demo page sends a browser that has the cookie but not the key.
+  app.get('/sign-in', (c) => c.html(renderSignInPage('no-key'), 403, SECRET_PAGE_HEADERS));
 
   /** `agentbar sign-in` asks here for a fresh address, with the token from the connection file. */
   app.post('/sign-in-links', requireToken, (c) => {

@@ -69,11 +69,23 @@ export const SESSION_COOKIE = 'agentbar_session';
 
 /**
  * The session cookie's value: derived from the token, so it stays valid across restarts with the
- * same token and dies with a new one, while the cookie never carries the token itself (it cannot
- * open the WebSocket).
+ * same token and dies with a new one. Browsers send it to every port of the host, so alone it opens
+ * nothing but the demo page, which holds no credential.
  */
 export function deriveSessionValue(token: string): string {
   return createHmac('sha256', token).update('agentbar session cookie v1').digest('base64url');
+}
+
+/**
+ * The demo page's credential: handed out only with the sign-in (to a request holding a one-time
+ * code or the token), kept by the browser in the storage of the server's own origin, which no
+ * other port's page can read, and accepted only together with the session cookie. Derived from the
+ * token like the cookie, so it lives and dies with it.
+ *
+ * @example isValidToken(given, deriveBrowserKey(policy.token))
+ */
+export function deriveBrowserKey(token: string): string {
+  return createHmac('sha256', token).update('agentbar browser key v1').digest('base64url');
 }
 
 /** The value of the session cookie in a `Cookie` header, if any. */
@@ -127,11 +139,29 @@ export function describeRefusal(why: string, headers: { origin?: string | null; 
 }
 
 /**
- * The token (`?token=`, Bearer) or, when a `cookie` header is passed (HTTP routes only; the
- * WebSocket upgrade does not pass it), the session cookie.
+ * True when the request gives the token itself (`?token=`, Bearer), not the browser key.
+ *
+ * @example holdsToken(policy, new URL(c.req.url), c.req.header('authorization'))
+ */
+export function holdsToken(policy: AccessPolicy, url: URL, authorization: string | undefined | null): boolean {
+  return isValidToken(readToken(url, authorization), policy.token);
+}
+
+/**
+ * True when the `Cookie` header holds the session cookie of this token.
+ *
+ * @example hasSessionCookie(policy, 'theme=dark; agentbar_session=…')
+ */
+export function hasSessionCookie(policy: AccessPolicy, cookie: string | undefined | null): boolean {
+  const session = readSessionCookie(cookie);
+  return session !== undefined && isValidToken(session, deriveSessionValue(policy.token));
+}
+
+/**
+ * The token (`?token=`, Bearer), or the browser key in its place together with the session cookie:
+ * neither the key nor the cookie alone.
  */
 function hasCredentials(policy: AccessPolicy, headers: { authorization?: string | null; cookie?: string | null }, url: URL): boolean {
-  if (isValidToken(readToken(url, headers.authorization), policy.token)) return true;
-  const session = readSessionCookie(headers.cookie);
-  return session !== undefined && isValidToken(session, deriveSessionValue(policy.token));
+  if (holdsToken(policy, url, headers.authorization)) return true;
+  return isValidToken(readToken(url, headers.authorization), deriveBrowserKey(policy.token)) && hasSessionCookie(policy, headers.cookie);
 }

@@ -13,6 +13,20 @@ describe('createSignInLinks', () => {
     expect(links.redeem(b)).toBe(true);
   });
 
+  it('says whether a code is live without using it up', () => {
+    let now = 0;
+    const links = createSignInLinks({ ttlMs: 1000, now: () => now });
+    const { code } = links.issue();
+    expect(links.isLive(code)).toBe(true);
+    expect(links.isLive(code)).toBe(true);
+    expect(links.isLive('made-up')).toBe(false);
+    now = 1000;
+    expect(links.isLive(code)).toBe(false);
+    const fresh = links.issue().code;
+    expect(links.redeem(fresh)).toBe(true);
+    expect(links.isLive(fresh)).toBe(false);
+  });
+
   it('refuses a code past its lifetime', () => {
     let now = 0;
     const links = createSignInLinks({ ttlMs: 1000, now: () => now });

@@ -14,12 +14,15 @@ export interface SignInLinks {
   issue(): { code: string; expiresAt: number };
   /** True once for a live code; the code is gone afterwards, whatever the answer. */
   redeem(code: string): boolean;
+  /** Whether the code would open the page now, without using it up (a HEAD request asks this). */
+  isLive(code: string): boolean;
 }
 
 /**
  * @example
  * const links = createSignInLinks();
  * const { code } = links.issue();
+ * links.isLive(code); // true, and still unused
  * links.redeem(code); // true
  * links.redeem(code); // false: used
  */
@@ -43,6 +46,9 @@ export function createSignInLinks(options: { ttlMs?: number; max?: number; now?:
       if (expiresAt === undefined) return false;
       codes.delete(code);
       return expiresAt > now();
+    },
+    isLive(code) {
+      return (codes.get(code) ?? -Infinity) > now();
     },
   };
 }

@@ -2,10 +2,16 @@
  * What `GET /` answers a browser that has not signed in: how to get in, and nothing secret.
  */
 const WHY = {
-  missing: 'This page holds the key to your agent, so it opens only for a browser that signed in.',
+  missing: 'The toolbar on this page drives your agent, so it opens only for a browser that signed in.',
   used: 'This sign-in address was already used or has expired (each one opens the page once, within 5 minutes).',
+  'no-key': 'This browser keeps no key for agentbar at this address: its site data was cleared, or it does not keep site data.',
 } as const;
 
+/**
+ * The page for one reason a browser is not let in.
+ *
+ * @example renderSignInPage('used')
+ */
 export function renderSignInPage(reason: keyof typeof WHY): string {
   return `<!doctype html>
 <html lang="en">

@@ -1,7 +1,7 @@
 /**
  * The WebSocket edge: `ws` (noServer) takes an HTTP upgrade at `/ws` once the Host, Origin and
- * token checks pass, makes each socket a `ClientConnection`, and pings every client on a
- * heartbeat until the server closes.
+ * token checks pass (the token, or the demo page's browser key with the session cookie), makes
+ * each socket a `ClientConnection`, and pings every client on a heartbeat until the server closes.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -31,8 +31,14 @@ export interface WebSocketUpgrade {
 const REFUSAL_LOG_INTERVAL_MS = 60_000;
 const MAX_REFUSALS_REMEMBERED = 100;
 
+/**
+ * Answers a refused upgrade and lets go of the socket once the answer is written. Node's HTTP
+ * timeouts no longer watch a socket handed to the upgrade listener, so ending only our side would
+ * keep it open for as long as the client keeps its own side open.
+ */
 function refuseUpgrade(socket: Duplex, status: number, why: string): void {
   const body = `${why}\n`;
+  socket.once('finish', () => socket.destroy());
   socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 }
 
@@ -70,7 +76,7 @@ export function attachWebSockets(http: Server, options: WebSocketUpgradeOptions)
     socket.on('error', () => {});
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not found');
-    const why = checkAccess(policy, { host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, url, true);
+    const why = checkAccess(policy, { host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization, cookie: req.headers.cookie }, url, true);
     if (why) {
       noteRefusal(describeRefusal(why, req.headers));
       return refuseUpgrade(socket, 403, `Forbidden: ${why}`);

@@ -83,6 +83,27 @@ describe('who may connect (HTTP 403 before the upgrade)', () => {
     await expectRefused(server, { token: server.token.slice(0, -1) }, /token/);
   });
 
+  it('opens to the demo page only with its browser key and session cookie together, never with the cookie alone', async () => {
+    const server = await h.start();
+    const signedIn = await get(server, `/?token=${server.token}`, { Host: `127.0.0.1:${server.port}` });
+    expect(signedIn.status).toBe(200);
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0]!;
+    const key = /given = "([\w-]+)"/.exec(signedIn.body)![1]!;
+    expect(key).not.toBe(server.token);
+    // What a reload answers the cookie holds neither the token nor the key.
+    const reload = await get(server, '/', { Host: `127.0.0.1:${server.port}`, Cookie: cookie });
+    expect(reload.status).toBe(200);
+    expect(reload.body).not.toContain(server.token);
+    expect(reload.body).not.toContain(key);
+
+    const page = { Origin: `http://127.0.0.1:${server.port}` };
+    await expectRefused(server, { token: null, headers: { ...page, Cookie: cookie } }, /token/);
+    await expectRefused(server, { token: key, headers: page }, /token/);
+    await expectRefused(server, { token: key, headers: { ...page, Cookie: 'agentbar_session=forged-forged-forged' } }, /token/);
+    const client = await h.connect(server, { token: key, headers: { ...page, Cookie: cookie } });
+    expect(client.state).toEqual(server.store.state);
+  });
+
   it('accepts a client without Origin that gives the token in the query', async () => {
     const server = await h.start();
     const client = await h.connect(server);
