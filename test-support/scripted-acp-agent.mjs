@@ -26,6 +26,10 @@
  * - ACP_SCRIPT_MODELS=1: give the session's models as ACP's `models` (switched with
  *   `session/set_model`), as Gemini CLI does, rather than as a config option; it refuses
  *   `gemini-ultra` ("not available on your tier").
+ * - ACP_SCRIPT_QUEUE=1: behave as Claude Code's adapter does after Stop: it offers `session/close`, and
+ *   in a session whose turn was cancelled the next prompt gets the cancelled turn's late end (an
+ *   empty answer) and every later prompt the previous prompt's answer ("Answer to X"), until the
+ *   session is closed and loaded again.
  * - ACP_SCRIPT_HELPER=1: start a helper process that runs until it is killed (as Claude Code's
  *   adapter runs Claude Code), logged as `helper` with its pid.
  * Plain JavaScript, so it starts fast and needs nothing but the installed SDKs.
@@ -49,6 +53,7 @@ const TEXT_ONLY = process.env.ACP_SCRIPT_TEXT_ONLY === '1';
 const HTTP_MCP = process.env.ACP_SCRIPT_NO_HTTP_MCP !== '1';
 const CONFIG = process.env.ACP_SCRIPT_CONFIG === '1';
 const MODELS = process.env.ACP_SCRIPT_MODELS === '1';
+const QUEUE = process.env.ACP_SCRIPT_QUEUE === '1';
 
 function log(kind, data) {
   if (LOG) appendFileSync(LOG, JSON.stringify({ kind, pid: process.pid, data }) + '\n');
@@ -172,6 +177,7 @@ const app = agent({ name: 'scripted-acp-agent' })
         loadSession: CAN_LOAD,
         promptCapabilities: TEXT_ONLY ? {} : { image: true, embeddedContext: true },
         mcpCapabilities: { http: HTTP_MCP },
+        ...(QUEUE ? { sessionCapabilities: { close: {} } } : {}),
       },
       agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' },
       authMethods: NEEDS_AUTH
@@ -262,6 +268,12 @@ const app = agent({ name: 'scripted-acp-agent' })
     log('session/cancel', params);
     const s = sessions.get(params.sessionId);
     if (s) s.cancelled = true;
+    if (s && QUEUE) s.lateEnd = true;
+  })
+  .onRequest(methods.agent.session.close, ({ params }) => {
+    log('session/close', params);
+    sessions.delete(params.sessionId);
+    return {};
   })
   .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
     log('session/prompt', params);
@@ -275,6 +287,14 @@ const app = agent({ name: 'scripted-acp-agent' })
     const sessionId = params.sessionId;
     const update = (u) => client.notify(methods.client.session.update, { sessionId, update: u });
     const say = (t) => update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
+    // After a cancel the queue is off by one: this prompt gets the cancelled turn's (empty) end, the next this one's answer.
+    if (session.lateEnd || session.owed) {
+      const owed = session.owed;
+      session.lateEnd = false;
+      session.owed = command;
+      if (owed) await say(`Answer to ${owed}`);
+      return { stopReason: 'end_turn' };
+    }
     const think = (t) => update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: t } });
     const plan = (statuses) =>
       update({

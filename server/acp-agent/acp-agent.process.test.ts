@@ -206,6 +206,21 @@ describe('an ACP agent in agentbar', () => {
     expect(textOf(activeMessages(s.client.state).find((m) => m.id === stopped.id))).toBe(ticks);
   });
 
+  it("reloads a stopped session so that an agent which queues prompts answers the next ones with their own answers (Claude Code's adapter)", { timeout: 30_000 }, async () => {
+    const state = await h.tmpDir();
+    const s = await setup({ env: { ACP_SCRIPT_QUEUE: '1', ACP_SCRIPT_LOAD: '1', ACP_SCRIPT_STATE: state } });
+    await send(s, 'long');
+    await s.client.waitFor(() => textOf(lastMessage(s.client.state)).includes('tick 2'), 20_000, 'a few ticks');
+    await s.client.ok('run.stop', { chatId: s.chatId });
+    expect((await reply(s)).status).toBe('stopped');
+    await send(s, 'hello');
+    expect(textOf(await reply(s))).toBe('Hello from the scripted agent.');
+    await send(s, 'run');
+    expect(textOf(await reply(s))).toBe('Two files.');
+    const kinds = s.received().map((r) => r.kind).filter((k) => ['session/new', 'session/cancel', 'session/close', 'session/load', 'session/prompt'].includes(k));
+    expect(kinds).toEqual(['session/new', 'session/prompt', 'session/cancel', 'session/close', 'session/load', 'session/prompt', 'session/prompt']);
+  });
+
   it("shows a command's output as the Markdown the agent wrote, and names its result after the call", { timeout: 30_000 }, async () => {
     const s = await setup();
     await send(s, 'run');

@@ -15,7 +15,7 @@ import { deriveAcpId } from './derive-acp-id.ts';
 import { describeRunFailure } from './describe-run-failure.ts';
 import { LatestBySession } from './latest-by-session.ts';
 import { openSession } from './open-session.ts';
-import { runTurn } from './run-turn.ts';
+import { runTurn, waitForPreviousTurn } from './run-turn.ts';
 import { SessionChoices } from './session-choices.ts';
 
 export { deriveAcpId };
@@ -94,13 +94,15 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       } catch (error) {
         throw new Error(describeError(error));
       }
+      // A stopped turn may still be closing its session: the next one opens it after that.
+      await waitForPreviousTurn(turns, findSessionOfChat(agentState, ctx.chatId));
       let opened;
       try {
         opened = await openSession(ctx, session, { id, cwd, startTimeoutMs, log, choices });
       } catch (error) {
         throw await describeRunFailure(error, id, session, acp);
       }
-      await runTurn(ctx, session, opened, { id, acp, choices, usage, turns });
+      await runTurn(ctx, session, opened, { id, acp, choices, usage, turns, log });
     },
     dispose: () => acp.stop(),
   };

@@ -8,6 +8,7 @@ import type { RunContext } from '../sdk/agent.ts';
 import { withTimeout, type AcpProcess, type AcpSession } from './acp-process.ts';
 import { AcpTurn, showUsage } from './acp-turn.ts';
 import { describeRunFailure } from './describe-run-failure.ts';
+import { canReopenSessions, closeStoppedSession } from './reopen-after-cancel.ts';
 import type { LatestBySession } from './latest-by-session.ts';
 import { buildAcpPrompt, describeNotTaken, listNotTaken } from './map-acp.ts';
 import type { OpenedSession } from './open-session.ts';
@@ -26,6 +27,17 @@ export interface RunTurnOptions {
   usage: LatestBySession<UsageUpdate>;
   /** Turns still winding down, by session: the next prompt waits for them. */
   turns: Map<string, Promise<unknown>>;
+  log: (level: 'info' | 'warn', message: string) => void;
+}
+
+/**
+ * Waits (a bounded time) for the session's previous turn to wind down, a stopped one included.
+ *
+ * @example await waitForPreviousTurn(turns, sessionId);
+ */
+export async function waitForPreviousTurn(turns: Map<string, Promise<unknown>>, sessionId: string | null | undefined): Promise<void> {
+  const previous = sessionId ? turns.get(sessionId) : undefined;
+  if (previous) await withTimeout(previous, PREVIOUS_TURN_WAIT_MS, 'The previous turn did not end').catch(() => {});
 }
 
 /**
@@ -40,8 +52,7 @@ export async function runTurn(ctx: RunContext, session: AcpSession, opened: Open
   o.choices.showChangesSinceLastTurn(ctx, sessionId);
   const usage = o.usage.take(sessionId);
   if (usage) showUsage(ctx, usage);
-  const previous = o.turns.get(sessionId);
-  if (previous) await withTimeout(previous, PREVIOUS_TURN_WAIT_MS, 'The previous turn did not end').catch(() => {});
+  await waitForPreviousTurn(o.turns, sessionId);
   ctx.signal.throwIfAborted();
 
   const caps = init.agentCapabilities?.promptCapabilities;
@@ -58,10 +69,12 @@ export async function runTurn(ctx: RunContext, session: AcpSession, opened: Open
   turn.onError = cancel;
   ctx.signal.addEventListener('abort', cancel, { once: true });
   const prompt = agent.request(methods.agent.session.prompt, { sessionId, prompt: buildAcpPrompt(ctx.message, caps, history ?? undefined) });
-  const settled = prompt.then(
-    () => undefined,
-    () => undefined,
-  );
+  const settled = prompt
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    .then(() => (turn.cancelled && canReopenSessions(init.agentCapabilities) ? closeStoppedSession(session, sessionId, o.log) : undefined));
   o.turns.set(sessionId, settled);
   void settled.then(() => {
     if (o.turns.get(sessionId) === settled) o.turns.delete(sessionId);
