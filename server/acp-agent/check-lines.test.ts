@@ -32,6 +32,13 @@ describe('checkLines', () => {
     expect(out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown)).toEqual([{ a: 'é😀ü' }, { b: [1, 2] }, { c: 'x'.repeat(50) }]);
   });
 
+  it('leaves out a usage update without a figure, which ACP\'s SDK would refuse with an error on stderr', async () => {
+    const update = (fields: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'usage_update', size: 200000, ...fields } } });
+    const { out, garbage } = await run(cut([update({ used: null, cost: { amount: 0.1, currency: 'USD' } }), update({ used: 1200 })].join('\n') + '\n', 7));
+    expect(garbage).toEqual([]);
+    expect(out.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { params: { update: { used: unknown } } }).params.update.used)).toEqual([1200]);
+  });
+
   it('passes a last line without a newline through', async () => {
     const { out } = await run(cut('{"last":true}', 4));
     expect(JSON.parse(out)).toEqual({ last: true });

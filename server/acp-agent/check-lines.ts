@@ -1,8 +1,11 @@
 /**
  * The guard on an ACP agent's stdout: every line must be a JSON object no bigger than the limit.
+ * Updates the SDK would refuse for a null field are left out (drop-malformed-update.ts).
  * An agent that prints anything else on stdout is broken, and the SDK alone would skip the line and
  * leave the turn waiting.
  */
+
+import { isMalformedUpdate } from './drop-malformed-update.ts';
 
 /** One ACP message; the SDK's own limit. */
 export const MAX_LINE_BYTES = 32 * 1024 * 1024;
@@ -29,14 +32,14 @@ export function checkLines(input: ReadableStream<Uint8Array>, onGarbage: (line: 
   const check = (line: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>) => {
     const text = decoder.decode(line).trim();
     if (!text) return;
-    let ok = false;
+    let value: unknown;
     try {
-      const value = JSON.parse(text) as unknown;
-      ok = typeof value === 'object' && value !== null && !Array.isArray(value);
+      value = JSON.parse(text);
     } catch {
-      ok = false;
+      value = undefined;
     }
-    if (!ok) return fail(controller, text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail(controller, text);
+    if (isMalformedUpdate(value as Record<string, unknown>)) return;
     controller.enqueue(line);
     controller.enqueue(new Uint8Array([0x0a]));
   };
