@@ -22,7 +22,7 @@ describe('describeAcpError', () => {
   });
 
   it('says a message once when its data repeats it, and just the message when data says nothing', () => {
-    expect(describeAcpError(new RequestError(-32603, 'Internal error: boom', { details: 'boom' }))).toBe('Internal error: boom');
+    expect(describeAcpError(new RequestError(-32603, 'Internal error: boom', { details: 'boom' }))).toBe('boom');
     expect(describeAcpError(new RequestError(-32603, 'Internal error', {}))).toBe('Internal error');
     expect(describeAcpError(new RequestError(-32603, 'Internal error', { details: '  ' }))).toBe('Internal error');
     expect(describeAcpError(new Error('plain'))).toBe('plain');
@@ -47,6 +47,12 @@ describe('describeAcpError', () => {
       'unexpected status 401 Unauthorized: Incorrect API key provided (invalid_api_key)',
     );
     expect(describeAcpError(new Error('{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}'))).toBe('invalid x-api-key (authentication_error)');
+  });
+
+  it('leads with the reason an agent put after "Internal error:" in the message itself', () => {
+    // Claude Code's adapter (claude-agent-acp 0.23) words a refused API key so.
+    expect(describeAcpError(new RequestError(-32603, 'Internal error: Invalid API key · Fix external API key'))).toBe('Invalid API key · Fix external API key');
+    expect(describeAcpError(new RequestError(-32603, 'Internal error:'))).toBe('Internal error:');
   });
 
   it('leaves JSON that is no error, or braces that are no JSON, as they are', () => {

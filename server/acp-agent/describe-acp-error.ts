@@ -13,6 +13,8 @@ const MAX_DETAIL = 300;
 
 /** JSON-RPC's message for any error an agent did not name: it says nothing its data does not. */
 const BARE_INTERNAL_ERROR = /^internal error\.?$/i;
+/** "Internal error: <reason>", as Claude Code's adapter words a failure: the reason is the message. */
+const INTERNAL_ERROR_PREFIX = /^internal error:\s+(?=\S)/i;
 
 /**
  * The error's message, with the detail its JSON-RPC `data` carries (a string, `data.details`,
@@ -24,7 +26,7 @@ const BARE_INTERNAL_ERROR = /^internal error\.?$/i;
  * // 'Query closed before response received'
  */
 export function describeAcpError(error: unknown): string {
-  const message = describeJsonErrors(describeError(error));
+  const message = describeJsonErrors(describeError(error)).replace(INTERNAL_ERROR_PREFIX, '');
   const detail = readDetail(typeof error === 'object' && error !== null && 'data' in error ? error.data : undefined);
   if (!detail) return message;
   if (BARE_INTERNAL_ERROR.test(message.trim())) return detail;
