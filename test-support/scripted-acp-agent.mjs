@@ -21,7 +21,15 @@
  *   (or with ACP_SCRIPT_AUTH_MESSAGE, as Gemini CLI names the key it misses).
  * - ACP_SCRIPT_NEW_FAILS: answer `session/new` by throwing an Error with this message, which the
  *   SDK sends as a bare "Internal error" with the message in `data.details` (as Claude Code's
- *   adapter does when Claude Code cannot start).
+ *   adapter does when Claude Code cannot start), and logging it to stderr as that adapter's SDK does.
+ * - ACP_SCRIPT_NEW_FAILS_STDERR: with ACP_SCRIPT_NEW_FAILS, write this line to stderr first (what
+ *   Claude Code said, as an adapter may pass it on).
+ * - ACP_SCRIPT_ENV_AUTH=1: offer sign-in as codex-acp does (a login, and `env_var` methods for
+ *   SCRIPTED_API_KEY and SCRIPTED_ALT_KEY) and refuse `session/new` and `session/load` with
+ *   "Authentication required" until `authenticate` with an `env_var` method whose variable is set
+ *   in its own environment; the key `revoked` is refused.
+ * - ACP_SCRIPT_BAD_CONFIG: a config file's path: at start, print Codex's error for a typo in it and
+ *   a Rust backtrace of 30 frames to stderr, and exit 1 (as codex-acp does).
  * - ACP_SCRIPT_TEXT_ONLY=1: take no images and no embedded files in prompts.
  * - ACP_SCRIPT_MODELS=1: give the session's models as ACP's `models` (switched with
  *   `session/set_model`), as Gemini CLI does, rather than as a config option; it refuses
@@ -49,6 +57,9 @@ const CAN_LOAD = process.env.ACP_SCRIPT_LOAD === '1';
 const NEEDS_AUTH = process.env.ACP_SCRIPT_AUTH === '1';
 const AUTH_MESSAGE = process.env.ACP_SCRIPT_AUTH_MESSAGE;
 const NEW_FAILS = process.env.ACP_SCRIPT_NEW_FAILS;
+const NEW_FAILS_STDERR = process.env.ACP_SCRIPT_NEW_FAILS_STDERR;
+const ENV_AUTH = process.env.ACP_SCRIPT_ENV_AUTH === '1';
+const BAD_CONFIG = process.env.ACP_SCRIPT_BAD_CONFIG;
 const TEXT_ONLY = process.env.ACP_SCRIPT_TEXT_ONLY === '1';
 const HTTP_MCP = process.env.ACP_SCRIPT_NO_HTTP_MCP !== '1';
 const CONFIG = process.env.ACP_SCRIPT_CONFIG === '1';
@@ -145,6 +156,15 @@ function configOptions(session) {
   ];
 }
 
+/** Codex's ways to sign in, as codex-acp 0.16 lists them. */
+const ENV_AUTH_METHODS = [
+  { id: 'scripted-login', name: 'Login with Scripted', description: 'Use your Scripted login (run `scripted-agent login` first)' },
+  { type: 'env_var', id: 'alt-api-key', name: 'Use SCRIPTED_ALT_KEY', description: 'Requires setting the `SCRIPTED_ALT_KEY` environment variable.', vars: [{ name: 'SCRIPTED_ALT_KEY' }] },
+  { type: 'env_var', id: 'scripted-api-key', name: 'Use SCRIPTED_API_KEY', description: 'Requires setting the `SCRIPTED_API_KEY` environment variable.', vars: [{ name: 'SCRIPTED_API_KEY' }] },
+];
+/** Whether `authenticate` signed this process in (ACP_SCRIPT_ENV_AUTH). */
+let signedIn = false;
+
 /** Gemini CLI's models, as it gives them in `models` (ACP's SessionModelState). */
 const GEMINI_MODELS = [
   { modelId: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro', description: 'Most capable' },
@@ -185,13 +205,33 @@ const app = agent({ name: 'scripted-acp-agent' })
             { id: 'scripted-login', name: 'Log in with Scripted', description: 'Run `scripted-agent /login` in a terminal' },
             { id: 'api-key', name: 'Use SCRIPTED_API_KEY' },
           ]
-        : [],
+        : ENV_AUTH
+          ? ENV_AUTH_METHODS
+          : [],
     };
+  })
+  .onRequest(methods.agent.authenticate, ({ params }) => {
+    log('authenticate', params);
+    const method = ENV_AUTH_METHODS.find((m) => m.id === params.methodId && m.type === 'env_var');
+    if (!method) throw RequestError.invalidParams(params, `No sign-in ${params.methodId} here`);
+    const name = method.vars[0].name;
+    // codex-acp's words, which its SDK sends as a bare "Internal error" with the reason as data.
+    if (!process.env[name]) throw new RequestError(-32603, 'Internal error', `${name} is not set`);
+    if (process.env[name] === 'revoked') throw new RequestError(-32603, 'Internal error', `${name} was refused: the key is revoked`);
+    signedIn = true;
+    return {};
   })
   .onRequest(methods.agent.session.new, ({ params, client }) => {
     log('session/new', params);
     if (NEEDS_AUTH) throw AUTH_MESSAGE ? new RequestError(-32000, AUTH_MESSAGE) : RequestError.authRequired();
-    if (NEW_FAILS) throw new Error(NEW_FAILS);
+    if (ENV_AUTH && !signedIn) throw RequestError.authRequired();
+    if (NEW_FAILS) {
+      if (NEW_FAILS_STDERR) process.stderr.write(`${NEW_FAILS_STDERR}\n`);
+      // As the SDK of Claude Code's adapter logs each error it answers.
+      const request = `{\n  jsonrpc: '2.0',\n  id: 1,\n  method: 'session/new',\n  params: { cwd: '${params.cwd}', mcpServers: [ [Object] ] }\n}`;
+      process.stderr.write(`Error handling request ${request} {\n  code: -32603,\n  message: 'Internal error',\n  data: { details: '${NEW_FAILS}' }\n}\n`);
+      throw new Error(NEW_FAILS);
+    }
     const id = `sess_${process.pid}_${sessions.size + 1}`;
     sessions.set(id, { cwd: params.cwd, mcpServers: params.mcpServers, prompts: [], cancelled: false, mode: 'default', model: MODELS ? GEMINI_MODELS[0].modelId : 'default', effort: 'medium' });
     saveSession(id);
@@ -200,6 +240,7 @@ const app = agent({ name: 'scripted-acp-agent' })
   })
   .onRequest(methods.agent.session.load, async ({ params, client }) => {
     log('session/load', params);
+    if (ENV_AUTH && !signedIn) throw RequestError.authRequired();
     const saved = loadSession(params.sessionId);
     if (!saved) throw new Error(`No such session: ${params.sessionId}`);
     sessions.set(params.sessionId, {
@@ -668,6 +709,12 @@ const app = agent({ name: 'scripted-acp-agent' })
   });
 
 log('start', { argv: process.argv.slice(2), cwd: process.cwd() });
+if (BAD_CONFIG) {
+  // codex-acp's words for a typo in its config.toml, then anyhow's backtrace (no newline at its end).
+  const frames = Array.from({ length: 30 }, (_, i) => `  ${String(i).padStart(2)}: ${i % 3 ? `tokio::runtime::scheduler::frame_${i}` : `<std::sys::thread::unix::Thread>::new::thread_start_${i}`}\n             at ./src/runtime/frame_${i}.rs:${i + 10}:8`);
+  process.stderr.write(`Error: error loading config: ${BAD_CONFIG}:2:23: invalid basic string, expected \`"\`\n\nStack backtrace:\n${frames.join('\n')}`);
+  process.exit(1);
+}
 if (process.env.ACP_SCRIPT_HELPER === '1') {
   const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)'], { stdio: 'ignore' });
   helper.unref();

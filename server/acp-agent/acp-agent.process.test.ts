@@ -238,7 +238,7 @@ describe('an ACP agent in agentbar', () => {
     await send(s, 'crash');
     const failed = await reply(s);
     expect(failed.status).toBe('failed');
-    expect(failed.error).toMatch(/The agent process exited with code 3\. Its last output: .*fatal: the scripted agent crashed on purpose/);
+    expect(failed.error).toBe('The agent process exited with code 3. Its output: fatal: the scripted agent crashed on purpose.');
     expect(textOf(failed)).toBe('About to fall over. ');
     await send(s, 'hello');
     expect(textOf(await reply(s))).toBe('Hello from the scripted agent.');
@@ -280,7 +280,7 @@ describe('an ACP agent in agentbar', () => {
     await send(s, 'garbage');
     const failed = await reply(s);
     expect(failed.status).toBe('failed');
-    expect(failed.error).toMatch(/^The agent wrote something that is not ACP to stdout \("this is not json"\), so agentbar stopped it\. Its last output: warning: printing to stdout by mistake/);
+    expect(failed.error).toMatch(/^The agent wrote something that is not ACP to stdout \("this is not json"\), so agentbar stopped it\. Its output: warning: printing to stdout by mistake/);
     await send(s, 'hello');
     expect(textOf(await reply(s))).toBe('Hello from the scripted agent.');
   });
@@ -310,6 +310,31 @@ describe('an ACP agent in agentbar', () => {
     expect((await reply(s)).error).toBe('The agent failed: Claude Code process exited with code 1.');
     expect(s.received().filter((r) => r.kind === 'session/new')).toHaveLength(2);
     await s.client.ok('chat.rename', { chatId: s.chatId, title: 'still serving' });
+  });
+
+  it("shows Codex's error line, not the end of its backtrace, and what to do, when its config has a typo", { timeout: 30_000 }, async () => {
+    const config = path.join(await h.tmpDir(), 'config.toml');
+    const s = await setup({ env: { ACP_SCRIPT_BAD_CONFIG: config } });
+    await send(s, 'hello');
+    expect((await reply(s)).error).toBe(
+      `The agent process exited with code 1. Its output: Error: error loading config: ${config}:2:23: invalid basic string, expected \`"\`. Codex could not read its config: fix ${config} (Codex reads config.toml in CODEX_HOME, ~/.codex unless set), then send again.`,
+    );
+  });
+
+  it('says Claude Code itself did not start when its adapter cannot start a session, and shows what Claude Code said', { timeout: 30_000 }, async () => {
+    const s = await setup({ env: { ACP_SCRIPT_NEW_FAILS: 'Query closed before response received' } });
+    await send(s, 'hello');
+    // Its stderr holds only its SDK's log of that same answer: not shown.
+    expect((await reply(s)).error).toBe(
+      "The agent failed: Query closed before response received. Claude Code itself did not start (the adapter runs it): check that CLAUDE_CODE_EXECUTABLE, or the `claude` it finds, runs; as root, bypass mode needs IS_SANDBOX=1. With DEBUG_CLAUDE_AGENT_SDK=1 in the adapter's environment, Claude Code's own output goes to a debug log, which the adapter's stderr (shown here) names.",
+    );
+    const root = await setup({
+      env: { ACP_SCRIPT_NEW_FAILS: 'Query closed before response received', ACP_SCRIPT_NEW_FAILS_STDERR: '--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons' },
+    });
+    await send(root, 'hello');
+    expect((await reply(root)).error).toBe(
+      'The agent failed: Query closed before response received. Its output: --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons. As root, Claude Code allows bypass mode only with IS_SANDBOX=1 in its environment.',
+    );
   });
 
   it('leads with the reason Codex gives under a bare "Internal error", and reads the JSON error in it', { timeout: 30_000 }, async () => {
@@ -373,7 +398,7 @@ describe('an ACP agent in agentbar', () => {
     expect(message).toMatchObject({
       status: 'failed',
       error:
-        'acp/scripted needs you to sign in first. It offers: Log in with Scripted (Run `scripted-agent /login` in a terminal); Use SCRIPTED_API_KEY. Sign in where you run the agent yourself (its own command in a terminal, or the key it names in the environment of the agentbar server), then send again.',
+        'acp/scripted needs you to sign in first. It offers: Log in with Scripted (Run `scripted-agent /login` in a terminal); Use SCRIPTED_API_KEY. Sign in with `scripted-agent /login` in a terminal, then send again.',
     });
     // The chat goes on: the next message asks again, and the server keeps serving.
     await send(s, 'hello');
@@ -385,8 +410,54 @@ describe('an ACP agent in agentbar', () => {
     const s = await setup({ env: { ACP_SCRIPT_AUTH: '1', ACP_SCRIPT_AUTH_MESSAGE: 'Scripted API key is missing or not configured.' } });
     await send(s, 'hello');
     expect((await reply(s)).error).toBe(
-      'acp/scripted needs you to sign in first. It says: Scripted API key is missing or not configured. It offers: Log in with Scripted (Run `scripted-agent /login` in a terminal); Use SCRIPTED_API_KEY. Sign in where you run the agent yourself (its own command in a terminal, or the key it names in the environment of the agentbar server), then send again.',
+      'acp/scripted needs you to sign in first. It says: Scripted API key is missing or not configured. It offers: Log in with Scripted (Run `scripted-agent /login` in a terminal); Use SCRIPTED_API_KEY. Sign in with `scripted-agent /login` in a terminal, then send again.',
     );
+  });
+
+  it('signs in with the key the agent offers as an env_var method, once per process, and continues and loads sessions after it', { timeout: 30_000 }, async () => {
+    const dataDir = await h.tmpDir();
+    const logFile = path.join(await h.tmpDir(), 'acp.log');
+    const env = { ACP_SCRIPT_ENV_AUTH: '1', SCRIPTED_API_KEY: 'sk-test', ACP_SCRIPT_STATE: await h.tmpDir(), ACP_SCRIPT_LOAD: '1' };
+    const first = await setup({ env, dataDir, logFile });
+    await send(first, 'hello');
+    expect(await reply(first)).toMatchObject({ status: 'done', content: [{ type: 'reasoning' }, { type: 'text', text: 'Hello from the scripted agent.' }] });
+    const { chatId: second } = await first.client.ok('chat.create', {});
+    await first.client.ok('message.send', userMessage(second, 'hello'));
+    await first.client.waitFor(() => first.client.state?.run === null && lastMessage(first.client.state)?.role === 'assistant', 20_000, 'the second reply');
+    expect(lastMessage(first.client.state)).toMatchObject({ status: 'done' });
+    // The first session/new was refused; the sign-in with the variable that is set came once.
+    expect(first.received().filter((r) => ['authenticate', 'session/new'].includes(r.kind)).map((r) => r.kind)).toEqual(['session/new', 'authenticate', 'session/new', 'session/new']);
+    expect(first.received().find((r) => r.kind === 'authenticate')!.data).toEqual({ methodId: 'scripted-api-key' });
+    await first.server.close();
+    // A new process refuses session/load too until it is signed in.
+    const again = await setup({ env, dataDir, logFile });
+    await again.client.ok('chat.switch', { chatId: first.chatId });
+    await again.client.ok('message.send', userMessage(first.chatId, 'recall'));
+    await again.client.waitFor(() => again.client.state?.run === null && textOf(lastMessage(again.client.state)).startsWith('You said'), 20_000, 'the reply');
+    expect(textOf(lastMessage(again.client.state))).toBe('You said before: hello');
+    const pid = again.received().at(-1)!.pid;
+    expect(again.received().filter((r) => r.pid === pid && ['authenticate', 'session/load', 'session/new'].includes(r.kind)).map((r) => r.kind)).toEqual(['session/load', 'authenticate', 'session/load']);
+  });
+
+  it('says the key the agent offers is set but refused, in its words, when sign-in with it fails', { timeout: 30_000 }, async () => {
+    const s = await setup({ env: { ACP_SCRIPT_ENV_AUTH: '1', SCRIPTED_API_KEY: 'revoked' } });
+    await send(s, 'hello');
+    expect((await reply(s)).error).toBe(
+      "acp/scripted offers sign-in with SCRIPTED_API_KEY, which is set, but the agent still refused: SCRIPTED_API_KEY was refused: the key is revoked. Check the value agentbar starts it with, or sign in with the agent's own command, then send again.",
+    );
+    // Once per process: the next message is refused without asking again.
+    await send(s, 'hello');
+    expect((await reply(s)).error).toMatch(/^acp\/scripted offers sign-in with SCRIPTED_API_KEY, which is set, but the agent still refused/);
+    expect(s.received().filter((r) => r.kind === 'authenticate')).toHaveLength(1);
+  });
+
+  it('names the variables to set, and the agent\'s own sign-in command, when no key it offers is set', { timeout: 30_000 }, async () => {
+    const s = await setup({ env: { ACP_SCRIPT_ENV_AUTH: '1' } });
+    await send(s, 'hello');
+    expect((await reply(s)).error).toBe(
+      'acp/scripted needs you to sign in first. It offers: Login with Scripted (Use your Scripted login (run `scripted-agent login` first)); Use SCRIPTED_ALT_KEY (Requires setting the `SCRIPTED_ALT_KEY` environment variable.); Use SCRIPTED_API_KEY (Requires setting the `SCRIPTED_API_KEY` environment variable.). Set SCRIPTED_ALT_KEY or SCRIPTED_API_KEY in the environment of the agentbar server and restart it, or sign in with `scripted-agent login` in a terminal, then send again.',
+    );
+    expect(s.received().filter((r) => r.kind === 'authenticate')).toEqual([]);
   });
 
   it('keeps one session per chat', { timeout: 30_000 }, async () => {

@@ -1,8 +1,8 @@
 /**
  * One ACP agent process: started on first use, spoken to over stdio as an ACP client (the SDK's
  * `client()` and `ndJsonStream`), started again on the next use after it dies. Its stdout must be
- * ACP: a line that is not JSON stops it (a turn would otherwise wait forever). The last lines of its
- * stderr are kept to explain a failure. Updates and permission requests are routed by session to
+ * ACP: a line that is not JSON stops it (a turn would otherwise wait forever). Its stderr is kept,
+ * bounded, to explain a failure. Updates and permission requests are routed by session to
  * whichever turn is listening.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -28,6 +28,8 @@ import { describeAcpError } from './describe-acp-error.ts';
 import { readTextInside, writeTextInside } from './fs-access.ts';
 import { HeldNotices, type NoticeUpdate } from './held-notices.ts';
 import { readWarningChunk } from './known-warnings.ts';
+import { findStartHint } from './start-failure-hints.ts';
+import { StderrRecord } from './stderr-record.ts';
 
 /** What a turn in progress listens to. */
 export interface SessionSink {
@@ -56,14 +58,18 @@ export interface AcpProcessOptions {
   onTitle?: (sessionId: string, title: string) => void;
 }
 
-/** Stderr kept to explain a failure. */
-const STDERR_TAIL_CHARS = 2_000;
-
 export interface AcpSession {
   agent: ClientContext;
   init: InitializeResponse;
   /** Sessions this process knows (created or loaded since it started). */
   known: Set<string>;
+  /** The environment the process runs with: what it can sign in with. */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface FailureContext {
+  /** The failure came as the agent started or opened a session (not during a turn). */
+  starting?: boolean;
 }
 
 /**
@@ -82,7 +88,8 @@ export class AcpProcess {
   private child: ChildProcess | null = null;
   private connection: ClientConnection | null = null;
   private starting: Promise<AcpSession> | null = null;
-  private stderrTail = '';
+  private readonly stderr = new StderrRecord();
+  private stderrEnded: Promise<void> | null = null;
   private garbage: string | null = null;
   private exited: Promise<number | null> | null = null;
   private exitCode: number | null | undefined = undefined;
@@ -116,18 +123,36 @@ export class AcpProcess {
     if (this.sinks.get(sessionId) === sink) this.sinks.delete(sessionId);
   }
 
-  /** Why the process is gone, for the user: its exit, garbage it wrote, and its last stderr. */
-  async describeFailure(error: unknown): Promise<string> {
-    // An error the agent answered with comes from a live process: its answer is its account (its
-    // stderr then mostly logs that same error), and there is no exit to wait for.
-    const failed = `The agent failed: ${describeAcpError(error).replace(/[.!?]$/, '')}.`;
-    if (error instanceof RequestError && this.exitCode === undefined && this.garbage === null) return failed;
-    // The exit code comes after stdout closes: wait a moment for it.
-    if (this.exited && this.exitCode === undefined) await Promise.race([this.exited, new Promise((r) => setTimeout(r, 2000).unref())]);
-    const tail = this.stderrTail.trim() ? ` Its last output: ${this.stderrTail.trim().split('\n').slice(-5).join(' | ')}` : '';
-    if (this.garbage !== null) return `The agent wrote something that is not ACP to stdout ("${this.garbage.slice(0, 120)}"), so agentbar stopped it.${tail}`;
-    if (this.exitCode !== undefined) return `The agent process exited${this.exitCode === null ? '' : ` with code ${this.exitCode}`}.${tail}`;
-    return `${failed}${tail}`;
+  /**
+   * Why the process failed, for the user: its exit, garbage it wrote, or its answer; what its
+   * stderr says (the first error line, then its last lines); and what to do when the cause is known.
+   *
+   * @example throw new Error(await acp.describeFailure(error, { starting: true }));
+   */
+  async describeFailure(error: unknown, context: FailureContext = {}): Promise<string> {
+    const reason = describeAcpError(error);
+    const failed = `The agent failed: ${reason.replace(/[.!?]$/, '')}.`;
+    // An error the agent answered with comes from a live process: its answer is its account, and
+    // there is no exit to wait for. Only a failure to start says more (the stderr of what it runs).
+    const answered = error instanceof RequestError && this.exitCode === undefined && this.garbage === null;
+    if (answered && !context.starting) return failed;
+    if (!answered) await this.waitForExit();
+    // What it wrote to stderr before it answered may still wait to be read.
+    else await new Promise((resolve) => setImmediate(resolve));
+    const said = this.stderr.summarize({ answered });
+    const output = said ? ` Its output: ${said}${/[.!?]$/.test(said) ? '' : '.'}` : '';
+    const hint = findStartHint(`${reason}\n${this.stderr.text}`);
+    const end = `${output}${hint ? ` ${hint}` : ''}`;
+    if (this.garbage !== null) return `The agent wrote something that is not ACP to stdout ("${this.garbage.slice(0, 120)}"), so agentbar stopped it.${end}`;
+    if (this.exitCode !== undefined) return `The agent process exited${this.exitCode === null ? '' : ` with code ${this.exitCode}`}.${end}`;
+    return `${failed}${end}`;
+  }
+
+  /** The exit code and the last of stderr come after stdout closes: waits a moment for them. */
+  private async waitForExit(): Promise<void> {
+    if (!this.exited || this.exitCode !== undefined) return;
+    const moment = new Promise((r) => setTimeout(r, 2000).unref());
+    await Promise.race([Promise.all([this.exited, this.stderrEnded]), moment]);
   }
 
   /** Whether the process is running now. */
@@ -148,11 +173,12 @@ export class AcpProcess {
   }
 
   private async start(): Promise<AcpSession> {
-    this.stderrTail = '';
+    this.stderr.clear();
     this.garbage = null;
     this.exitCode = undefined;
     // A group of its own, so stopping it stops what it started too (see signalTree).
-    const child = spawn(this.o.command, [...this.o.args], { cwd: this.o.cwd, env: this.o.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'], detached: GROUPS });
+    const env = this.o.env ?? process.env;
+    const child = spawn(this.o.command, [...this.o.args], { cwd: this.o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: GROUPS });
     this.child = child;
     this.exited = new Promise((resolve) => {
       child.once('exit', (code) => {
@@ -169,8 +195,9 @@ export class AcpProcess {
     });
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
-      this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+      if (this.child === child) this.stderr.add(chunk);
     });
+    this.stderrEnded = new Promise((resolve) => child.stderr!.once('close', () => resolve()));
     child.stdin!.on('error', () => {});
     void this.exited.then(() => {
       if (this.child !== child) return;
@@ -227,10 +254,10 @@ export class AcpProcess {
       `${this.o.command} did not answer initialize`,
     ).catch(async (error) => {
       signalTree(child, 'SIGKILL');
-      throw new Error(await this.describeFailure(error));
+      throw new Error(await this.describeFailure(error, { starting: true }));
     });
     this.o.log?.('info', `started ${this.o.command} (pid ${child.pid}), ACP v${init.protocolVersion}`);
-    return { agent: connection.agent, init, known: new Set() };
+    return { agent: connection.agent, init, known: new Set(), env };
   }
 }
 

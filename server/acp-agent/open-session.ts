@@ -1,7 +1,8 @@
 /**
  * Opening a chat's ACP session for a turn: the one the process already has open, else the one
  * the agent can load (`session/load`), else a new one (`session/new`), which is told the chat so
- * far in the prompt, since it never saw it.
+ * far in the prompt, since it never saw it. An agent that wants a sign-in it offers through
+ * environment variables that are set is signed in first (see sign-in-with-env.ts).
  */
 import { methods, type AgentCapabilities, type McpServer, type NewSessionResponse } from '@agentclientprotocol/sdk';
 import type { RunContext } from '../sdk/agent.ts';
@@ -11,9 +12,10 @@ import { describeAcpError } from './describe-acp-error.ts';
 import { describeHistory } from './map-acp.ts';
 import type { SessionChoices } from './session-choices.ts';
 import { readSessionModels, withSessionModels } from './session-settings.ts';
+import { requestSignedIn, SignInRefusedError } from './sign-in-with-env.ts';
 
 export interface OpenSessionOptions {
-  /** The agent's id, in what the log says. */
+  /** The agent's id, in what the log and the user read. */
   id: string;
   /** Where sessions start. */
   cwd: string;
@@ -30,8 +32,17 @@ export interface OpenedSession {
   history: string | null;
 }
 
+/** The agent could not start a session: its error, as `cause`, explains a failure to start. */
+export class SessionStartError extends Error {
+  override name = 'SessionStartError';
+  constructor(cause: unknown) {
+    super(describeAcpError(cause), { cause });
+  }
+}
+
 /**
- * The session for this chat: the known one, the one the agent can load, or a new one.
+ * The session for this chat: the known one, the one the agent can load, or a new one. Rejects
+ * with a {@link SessionStartError} when the agent cannot start a new one.
  *
  * @example const { sessionId, history } = await openSession(ctx, await acp.ensure(), { id, cwd, startTimeoutMs, log, choices });
  */
@@ -42,11 +53,13 @@ export async function openSession(ctx: RunContext, session: AcpSession, o: OpenS
   const stored = saved.sessions[ctx.chatId];
   const canLoad = caps?.loadSession === true;
   const mcpServers = pageToolServers(ctx.pageToolServer, caps);
+  const signIn = { id: o.id, timeoutMs: o.startTimeoutMs, log: o.log };
   if (stored && known.has(stored)) return { sessionId: stored, history: null };
   if (stored && canLoad) {
     try {
       // The agent replays the conversation as updates while loading: nobody listens, so none of it is shown again.
-      const loaded = await withTimeout(agent.request(methods.agent.session.load, { sessionId: stored, cwd: o.cwd, mcpServers }), o.startTimeoutMs, 'The agent did not load its session');
+      const load = () => withTimeout(agent.request(methods.agent.session.load, { sessionId: stored, cwd: o.cwd, mcpServers }), o.startTimeoutMs, 'The agent did not load its session');
+      const loaded = await requestSignedIn(session, load, signIn);
       known.add(stored);
       await o.choices.applyOnOpen(ctx, agent, stored, loaded?.modes, loaded?.configOptions, readSessionModels(loaded));
       return { sessionId: stored, history: null };
@@ -54,7 +67,10 @@ export async function openSession(ctx: RunContext, session: AcpSession, o: OpenS
       o.log('warn', `${o.id} could not load session ${stored}: ${describeAcpError(error)}; starting a new one`);
     }
   }
-  const created = await withTimeout<NewSessionResponse>(agent.request(methods.agent.session.new, { cwd: o.cwd, mcpServers }), o.startTimeoutMs, 'The agent did not start a session');
+  const create = () => withTimeout<NewSessionResponse>(agent.request(methods.agent.session.new, { cwd: o.cwd, mcpServers }), o.startTimeoutMs, 'The agent did not start a session');
+  const created = await requestSignedIn(session, create, signIn).catch((error: unknown) => {
+    throw error instanceof SignInRefusedError ? error : new SessionStartError(error);
+  });
   known.add(created.sessionId);
   const models = readSessionModels(created);
   recordNewSession(saved, ctx.chatId, created.sessionId, withSessionModels(created.configOptions, models));
