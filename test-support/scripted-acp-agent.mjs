@@ -2,7 +2,7 @@
 /**
  * A scripted coding agent that speaks ACP over stdio, written with the SDK's agent side: the real
  * stand-in for Claude Code or Gemini CLI in tests and the e2e demo. The prompt's first text line
- * picks a script (hello, edit, run, long, crash, fail, garbage, page, read PATH, write PATH, echo, recall, mode,
+ * picks a script (hello, edit, run, long, quiet, crash, fail, garbage, page, read PATH, write PATH, echo, recall, mode,
  * go, drift, settings, fast, notice, usage, title, bad-update, npm-test, plan-exit, codex-delete, codex-run, downgrade, later) or one of the commands it announces (/review [focus], /compact). Its
  * sessions have Claude Code's modes; it refuses `session/set_mode` to bypassPermissions, as Claude
  * Code does unless started to allow it. With ACP_SCRIPT_CONFIG=1 its sessions also have config
@@ -520,6 +520,12 @@ const app = agent({ name: 'scripted-acp-agent' })
           await say(`tick ${i} `);
           await sleep(50);
         }
+        return { stopReason: 'end_turn' };
+
+      case 'quiet':
+        // Says nothing for a while, as an agent retrying its model API does.
+        await sleep(1500);
+        await say('Finally.');
         return { stopReason: 'end_turn' };
 
       case 'crash':

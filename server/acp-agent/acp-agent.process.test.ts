@@ -25,10 +25,10 @@ interface Setup {
   received: () => Received[];
 }
 
-async function setup(options: { env?: Record<string, string>; dataDir?: string; cwd?: string; logFile?: string } = {}): Promise<Setup> {
+async function setup(options: { env?: Record<string, string>; dataDir?: string; cwd?: string; logFile?: string; quietNoticeMs?: number } = {}): Promise<Setup> {
   const cwd = options.cwd ?? (await h.tmpDir());
   const logFile = options.logFile ?? path.join(await h.tmpDir(), 'acp.log');
-  const agent = createAcpAgent({ id: 'acp/scripted', command: process.execPath, args: [SCRIPT], cwd, env: { ...process.env, ACP_SCRIPT_LOG: logFile, ...options.env } });
+  const agent = createAcpAgent({ id: 'acp/scripted', command: process.execPath, args: [SCRIPT], cwd, env: { ...process.env, ACP_SCRIPT_LOG: logFile, ...options.env }, ...(options.quietNoticeMs !== undefined ? { quietNoticeMs: options.quietNoticeMs } : {}) });
   const server = await h.start({ agents: [agent], ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
   const client = await h.connect(server, { kind: 'cli' });
   const { chatId } = await client.ok('chat.create', {});
@@ -219,6 +219,23 @@ describe('an ACP agent in agentbar', () => {
     expect(textOf(await reply(s))).toBe('Two files.');
     const kinds = s.received().map((r) => r.kind).filter((k) => ['session/new', 'session/cancel', 'session/close', 'session/load', 'session/prompt'].includes(k));
     expect(kinds).toEqual(['session/new', 'session/prompt', 'session/cancel', 'session/close', 'session/load', 'session/prompt', 'session/prompt']);
+  });
+
+  it('says on the reply when the agent says nothing for long, but not while the user is being asked', { timeout: 30_000 }, async () => {
+    const s = await setup({ quietNoticeMs: 500 });
+    await send(s, 'quiet');
+    const quiet = await reply(s);
+    expect(textOf(quiet)).toBe('Finally.');
+    expect(quiet.notices).toEqual([{ severity: 'warning', title: 'No word from acp/scripted for 1 s', description: expect.stringContaining('Stop ends the wait') }]);
+    // A reply that keeps talking, and a wait for an approval longer than the limit, get none.
+    await send(s, 'edit');
+    await s.client.waitFor(() => toolCallsOf(s.client.state).some((c) => c.state === 'awaiting-approval'), 20_000, 'the permission request');
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const edit = toolCallsOf(s.client.state).find((c) => c.state === 'awaiting-approval')!;
+    await s.client.ok('tool.approve', { chatId: s.chatId, toolCallId: edit.toolCallId, approved: true });
+    const edited = await reply(s);
+    expect(edited.status).toBe('done');
+    expect(activeMessages(s.client.state).filter((m) => m.role === 'assistant').slice(1).flatMap((m) => (m as AssistantMessage).notices ?? [])).toEqual([]);
   });
 
   it("shows a command's output as the Markdown the agent wrote, and names its result after the call", { timeout: 30_000 }, async () => {

@@ -32,6 +32,8 @@ export interface AcpAgentOptions {
   env?: NodeJS.ProcessEnv;
   /** How long starting the process, `initialize` and `session/new` may take (default 60 s). */
   startTimeoutMs?: number;
+  /** How long the agent may say nothing during a turn before the reply gets a notice saying so (default 30 s; 0: never). */
+  quietNoticeMs?: number;
   log?: (level: 'info' | 'warn', message: string) => void;
 }
 
@@ -102,7 +104,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentDefinition {
       } catch (error) {
         throw await describeRunFailure(error, id, session, acp);
       }
-      await runTurn(ctx, session, opened, { id, acp, choices, usage, turns, log });
+      await runTurn(ctx, session, opened, { id, acp, choices, usage, turns, log, ...(options.quietNoticeMs !== undefined ? { quietNoticeMs: options.quietNoticeMs } : {}) });
     },
     dispose: () => acp.stop(),
   };

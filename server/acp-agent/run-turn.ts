@@ -8,6 +8,7 @@ import type { RunContext } from '../sdk/agent.ts';
 import { withTimeout, type AcpProcess, type AcpSession } from './acp-process.ts';
 import { AcpTurn, showUsage } from './acp-turn.ts';
 import { describeRunFailure } from './describe-run-failure.ts';
+import { QUIET_NOTICE_MS, QuietWatch, describeQuiet, watchSink } from './quiet-watch.ts';
 import { canReopenSessions, closeStoppedSession } from './reopen-after-cancel.ts';
 import type { LatestBySession } from './latest-by-session.ts';
 import { buildAcpPrompt, describeNotTaken, listNotTaken } from './map-acp.ts';
@@ -28,6 +29,8 @@ export interface RunTurnOptions {
   /** Turns still winding down, by session: the next prompt waits for them. */
   turns: Map<string, Promise<unknown>>;
   log: (level: 'info' | 'warn', message: string) => void;
+  /** How long the agent may say nothing before the reply says so (default 30 s; 0: never). */
+  quietNoticeMs?: number;
 }
 
 /**
@@ -61,14 +64,21 @@ export async function runTurn(ctx: RunContext, session: AcpSession, opened: Open
 
   const turn = new AcpTurn(ctx);
   turn.onConfigOptions = (options) => o.choices.followTurn(ctx, sessionId, options);
-  o.acp.listen(sessionId, turn);
+  const quietMs = o.quietNoticeMs ?? QUIET_NOTICE_MS;
+  const watch = new QuietWatch(quietMs, () => {
+    if (!ctx.signal.aborted) turn.update({ sessionUpdate: 'notice', ...describeQuiet(o.id, quietMs) });
+  });
+  const sink = watchSink(turn, watch);
+  o.acp.listen(sessionId, sink);
   const cancel = () => {
+    watch.stop();
     turn.cancelled = true;
     void agent.notify(methods.agent.session.cancel, { sessionId }).catch(() => {});
   };
   turn.onError = cancel;
   ctx.signal.addEventListener('abort', cancel, { once: true });
   const prompt = agent.request(methods.agent.session.prompt, { sessionId, prompt: buildAcpPrompt(ctx.message, caps, history ?? undefined) });
+  void prompt.finally(() => watch.stop()).catch(() => {});
   const settled = prompt
     .then(
       () => undefined,
@@ -78,7 +88,7 @@ export async function runTurn(ctx: RunContext, session: AcpSession, opened: Open
   o.turns.set(sessionId, settled);
   void settled.then(() => {
     if (o.turns.get(sessionId) === settled) o.turns.delete(sessionId);
-    o.acp.unlisten(sessionId, turn);
+    o.acp.unlisten(sessionId, sink);
     ctx.signal.removeEventListener('abort', cancel);
   });
   let response;
