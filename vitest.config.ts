@@ -14,13 +14,15 @@ import { defineConfig } from 'vitest/config';
 
 const WIRE = ['server/wire/**/*.test.ts'];
 const PROCESS = ['**/*.process.test.ts'];
+// The real coding agents have their own config (vitest.real-agents.config.ts): they need a 400 MB install.
+const REAL_AGENTS = ['**/*.real-agent.test.ts'];
 
 export default defineConfig({
   // Preact's automatic JSX runtime, as in vite.config.ts (the toolbar's build).
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   test: {
     environment: 'node',
-    exclude: ['e2e/**', 'node_modules/**', 'dist/**', 'lib/**', 'test-support/package-install.test.ts'],
+    exclude: ['e2e/**', 'node_modules/**', 'dist/**', 'lib/**', 'test-support/package-install.test.ts', ...REAL_AGENTS],
     globalSetup: ['test-support/cli-bundle.ts'],
     // Every core, and two on a two-core machine (vitest's default there is one): the process
     // tests spend much of their time waiting for the processes they started.
@@ -33,7 +35,7 @@ export default defineConfig({
           // Threads start faster than processes; nothing here needs a process of its own.
           pool: 'threads',
           include: ['{bench,docs,test-support,shared,server,toolbar,vite-plugin}/**/*.test.{ts,tsx}'],
-          exclude: ['e2e/**', 'node_modules/**', 'dist/**', 'lib/**', 'test-support/package-install.test.ts', ...WIRE, ...PROCESS],
+          exclude: ['e2e/**', 'node_modules/**', 'dist/**', 'lib/**', 'test-support/package-install.test.ts', ...REAL_AGENTS, ...WIRE, ...PROCESS],
         },
       },
       // A process each: they open sockets and (process) start and signal children.
