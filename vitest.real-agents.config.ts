@@ -9,7 +9,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     include: ['server/acp-agent/real-agents/*.real-agent.test.ts'],
-    globalSetup: ['test-support/real-agents/real-agents.ts'],
+    // The agents, and the `agentbar` command bundled once (for the tests that run it).
+    globalSetup: ['test-support/real-agents/real-agents.ts', 'test-support/cli-bundle.ts'],
     pool: 'forks',
     // One agent at a time: each is a heavy process tree, and two cores are shared with it.
     maxWorkers: 1,
