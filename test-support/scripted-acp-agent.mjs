@@ -651,13 +651,14 @@ const app = agent({ name: 'scripted-acp-agent' })
         return { stopReason: 'end_turn' };
 
       case 'bad-update':
-        // Mid-sentence, a usage update ACP's schema refuses (Claude Code's adapter sends `used: null`
-        // when the API's usage lacks the cache counts): the client's SDK complains on stderr.
+        // Mid-sentence, an update ACP's schema refuses (a text chunk without its text): the
+        // client's SDK complains on stderr. (A usage update without a figure, as Claude Code's
+        // adapter sends, agentbar leaves out before the SDK sees it.)
         await say('First half of the line, ');
         // Time for the client to show the first half, as a model's pause between tokens gives it
         // (a second: ample for a loaded machine, where the tests that use this run in parallel).
         await sleep(1000);
-        await update({ sessionUpdate: 'usage_update', used: null, size: 200_000 });
+        await update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text' } });
         await say('second half.');
         return { stopReason: 'end_turn' };
 
