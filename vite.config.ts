@@ -11,7 +11,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type Plugin } from 'vite';
-import { transform as transformCss } from 'lightningcss';
+import { Features, transform as transformCss } from 'lightningcss';
 import { GRAMMAR_NAMES } from './toolbar/markdown/grammar-names.ts';
 import { grammarScript } from './toolbar/markdown/grammar-sources.ts';
 import { buildPageCaptureScript } from './toolbar/page/page-capture-script.ts';
@@ -115,7 +115,8 @@ function minifiedStyles(): Plugin {
       // The CSS minified is the one this config imported when it loaded: a file changed since (a
       // watching build) would ship stale styles, so it stops the build instead.
       if (!source.includes(TOOLBAR_CSS)) this.error('toolbar/styles.ts changed after the build began: run it again');
-      const { code } = transformCss({ filename: 'toolbar.css', code: Buffer.from(TOOLBAR_CSS), minify: true, errorRecovery: false });
+      // light-dark() as custom properties any browser reads (Safari reads light-dark() from 17.5 on).
+      const { code } = transformCss({ filename: 'toolbar.css', code: Buffer.from(TOOLBAR_CSS), minify: true, errorRecovery: false, include: Features.LightDark });
       return { code: `export const TOOLBAR_CSS = ${JSON.stringify(code.toString())};\n`, map: null };
     },
   };

@@ -20,17 +20,10 @@ test('a conversation with markdown, code, reasoning, tools, an approval and a fa
   await toolbar.start();
   await toolbar.newChat();
   // Each reply must end before the next message (the agent answers one at a time).
-  const ask = async (text: string) => {
-    const before = await toolbar.userMessages.count();
-    await toolbar.send(text);
-    await expect(toolbar.userMessages).toHaveCount(before + 1);
-    await expect(toolbar.log.getByRole('article', { name: /, streaming$/ })).toHaveCount(0);
-    await expect(toolbar.stopButton).toBeHidden();
-  };
-  await ask('show me some markdown');
-  await ask('think about it');
-  await ask('docs');
-  await ask('system');
+  await toolbar.sendAndSettle('show me some markdown');
+  await toolbar.sendAndSettle('think about it');
+  await toolbar.sendAndSettle('docs');
+  await toolbar.sendAndSettle('system');
   await toolbar.send('fail');
   await expect(toolbar.log.getByRole('article', { name: 'demo/guide, failed' })).toBeVisible();
   await toolbar.send('read my selection');

@@ -125,7 +125,7 @@ test('the toolbar does not change the page', async ({ toolbar, page, context }, 
   await page.getByRole('cell', { name: 'Grace Hopper' }).click();
   await page.locator('#page-title').hover();
   await expect(page.locator('agentbar-toolbar .ab-outline.ab-hover')).toContainText('h1#page-title');
-  await expect(toolbar.panel.getByRole('button', { name: 'Remove td', exact: true })).toBeVisible();
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove td “Grace Hopper”', exact: true })).toBeVisible();
   expect(await measurePage(page)).toEqual(without);
   await page.keyboard.press('Escape');
   await expect(toolbar.pickButton).toHaveAttribute('aria-pressed', 'false');

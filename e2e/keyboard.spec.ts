@@ -4,7 +4,8 @@
  */
 import { expect, snap, test } from './fixtures.ts';
 
-const ACCENT = 'rgb(122, 162, 255)';
+// The light theme's accent: Playwright's browser prefers a light colour scheme.
+const ACCENT = 'rgb(41, 87, 204)';
 
 test('works from the keyboard with visible focus', async ({ toolbar, page }, testInfo) => {
   await toolbar.goto();

@@ -1,6 +1,7 @@
 /**
  * Picking page elements: while picking, clicks select elements (the page never sees them), chips
- * list them, Esc ends; the next message carries their descriptions to the server and the agent.
+ * list them, Esc ends; the next message carries their descriptions to the server and the agent,
+ * and takes them out of the box: they show on the sent message.
  */
 import { expect, snap, test } from './fixtures.ts';
 import { readUserMessages } from './wire-client.ts';
@@ -27,7 +28,8 @@ test('picks page elements, shows them as chips, and sends them with the message'
   await page.locator('#page-title').click();
   await expect(toolbar.panel.getByRole('button', { name: 'Remove h1#page-title' })).toBeVisible();
   await page.getByRole('cell', { name: 'Ada Lovelace' }).click();
-  await expect(toolbar.panel.getByRole('button', { name: 'Remove td', exact: true })).toBeVisible();
+  // A cell has no id nor component: its words tell it apart.
+  await expect(toolbar.panel.getByRole('button', { name: 'Remove td “Ada Lovelace”', exact: true })).toBeVisible();
   await page.getByRole('cell', { name: '#10420' }).hover();
   // Outlines over the picked elements and the hovered one, drawn inside the toolbar.
   await expect(page.locator('agentbar-toolbar .ab-outline.ab-picked')).toHaveCount(2);
@@ -45,7 +47,7 @@ test('picks page elements, shows them as chips, and sends them with the message'
 
   await toolbar.send('what is in my selection?');
   const sent = toolbar.userMessages.first();
-  await expect(sent.getByLabel('Selected elements')).toHaveText(/h1#page-title\s*td/);
+  await expect(sent.getByLabel('Selected elements')).toHaveText(/h1#page-title\s*td “Ada Lovelace”/);
 
   // The server got the descriptions, and the browser context, in the message metadata.
   const [message] = await readUserMessages(server);
@@ -80,10 +82,6 @@ test('picks page elements, shows them as chips, and sends them with the message'
     '#orders > tbody > tr:nth-of-type(1) > td:nth-of-type(2) — “Ada Lovelace”',
   ]);
   await snap(page, testInfo, 'picking-answer');
-
-  // A chip can be removed; the element is then no longer sent.
-  await toolbar.panel.getByRole('button', { name: 'Remove td', exact: true }).click();
-  await expect(toolbar.panel.locator('.ab-composer .ab-chip.ab-el')).toHaveCount(1);
 });
 
 test('a pick of an element the Vite plugin marked names its component in its chip, and sends the chain', async ({ toolbar, page, server }, testInfo) => {
@@ -111,6 +109,34 @@ test('a pick of an element the Vite plugin marked names its component in its chi
   expect(picked.attributes).toEqual({ class: 'primary', type: 'submit' });
 });
 
+test('a sent message takes its picks out of the box and shows them; the next message goes without them', async ({ toolbar, page, server }, testInfo) => {
+  await toolbar.start();
+  await toolbar.newChat();
+  await toolbar.pickButton.click();
+  await page.getByRole('button', { name: 'Filter orders' }).click();
+  await page.getByRole('cell', { name: 'Grace Hopper' }).click();
+  await page.keyboard.press('Escape');
+  // The chips, then Clear all after them.
+  const box = toolbar.panel.locator('.ab-composer .ab-chips > *');
+  await expect(box).toHaveText(['FilterButton › button.primary', 'td “Grace Hopper”', 'Clear all']);
+
+  await toolbar.send('selection');
+  const sent = toolbar.userMessages.first();
+  await expect(sent.getByLabel('Selected elements').locator('.ab-chip')).toHaveText(['FilterButton › button.primary', 'td “Grace Hopper”']);
+  await expect(box).toHaveCount(0);
+  await snap(page, testInfo, 'picks-sent');
+  // The agent still reads the picks of the message it answers.
+  await toolbar.log.getByRole('group', { name: 'Tool call get_selected_elements' }).getByRole('button', { name: 'Approve' }).click();
+  await expect(toolbar.doneReplies().last()).toContainText('You selected 2 elements');
+
+  await toolbar.send('and now?');
+  const next = toolbar.userMessages.filter({ hasText: 'and now?' });
+  await expect(next).toBeVisible();
+  await expect(next.getByLabel('Selected elements')).toHaveCount(0);
+  const texts = (await readUserMessages(server)).flatMap((m) => (m.content[0]?.type === 'text' ? [[m.content[0].text, m.metadata.selectedElements.length]] : []));
+  expect(texts).toEqual([['selection', 2], ['and now?', 0]]);
+});
+
 test('closing the panel ends picking: the page has its clicks back, and nothing more is picked', async ({ toolbar, page }) => {
   await toolbar.start();
   await toolbar.newChat();
@@ -133,6 +159,9 @@ test('closing the panel ends picking: the page has its clicks back, and nothing 
   await toolbar.launcher.click();
   await expect(toolbar.pickButton).toHaveAttribute('aria-pressed', 'false');
   await expect(toolbar.panel.locator('.ab-composer .ab-chip.ab-el')).toHaveCount(1);
+  // A chip can be removed; the element is then no longer sent.
+  await toolbar.panel.getByRole('button', { name: 'Remove td “Ada Lovelace”', exact: true }).click();
+  await expect(toolbar.panel.locator('.ab-composer .ab-chip.ab-el')).toHaveCount(0);
 });
 
 test('an element inside an SVG gets a selector and an XPath that find it (SVG names keep their case)', async ({ toolbar, page, server }) => {

@@ -125,6 +125,18 @@ export class Toolbar {
     await expect(this.composer).toHaveValue('');
   }
 
+  /**
+   * Sends a message and waits until the agent is through with it, however its reply ended (done,
+   * failed): the message shows, nothing streams, nothing runs. The agent answers one at a time.
+   */
+  async sendAndSettle(text: string): Promise<void> {
+    const before = await this.userMessages.count();
+    await this.send(text);
+    await expect(this.userMessages).toHaveCount(before + 1);
+    await expect(this.log.getByRole('article', { name: /, streaming$/ })).toHaveCount(0);
+    await expect(this.stopButton).toBeHidden();
+  }
+
   /** Sends a message and waits for one more finished (`done`) reply of `agent`; returns that reply. */
   async ask(text: string, agent = 'demo/guide'): Promise<Locator> {
     const before = await this.doneReplies(agent).count();

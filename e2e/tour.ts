@@ -130,20 +130,19 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   const sentWithPicks = toolbar.userMessages.filter({ hasText: 'selection' }).last();
   await expect(sentWithPicks.getByRole('img')).toHaveCount(2);
   await sentWithPicks.scrollIntoViewIfNeeded();
-  await camera.shoot('pick-pictures', 'The message as sent: a picture of each pick goes with it, for the agent to see');
+  await expect(toolbar.panel.locator('.ab-composer .ab-chip.ab-el')).toHaveCount(0);
+  await camera.shoot('pick-pictures', 'The message as sent: a picture of each pick goes with it, for the agent to see; its chips moved from the box onto it');
 
   const mode = toolbar.panel.getByRole('combobox', { name: 'Mode' });
   await mode.selectOption('trust');
   const repliesBefore = await toolbar.doneReplies().count();
   await toolbar.send('selection again');
-  // Two replies: the call, and (after the tool's result) the answer.
+  // Two replies: the call, and (after the tool's result) the answer, which still reads the picks sent last.
   await expect(toolbar.doneReplies()).toHaveCount(repliesBefore + 2);
   await expect(lastReply()).toContainText('You selected 2 elements');
   await camera.shoot('mode-trusting', "The agent's Mode menu, for this chat: in Trusting mode the guide reads the picked elements without asking");
   await mode.selectOption('ask');
   await expect(mode).toHaveValue('ask');
-  // Done with the picks: the next messages go without them.
-  await toolbar.panel.getByRole('button', { name: 'Clear all' }).click();
 
   await expect((await toolbar.ask('file')).getByRole('link', { name: 'Download orders.csv' })).toBeVisible();
   await camera.shoot('file', 'A file from the agent, downloadable');
@@ -250,6 +249,15 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   } finally {
     await phone.close();
   }
+
+  // The tour's browser prefers light colours; the Theme button goes round System, Light and Dark.
+  const theme = toolbar.actions.getByRole('button', { name: /^Theme: / });
+  await theme.click();
+  await theme.click();
+  await expect(theme).toHaveAccessibleName('Theme: dark');
+  await camera.shoot('theme-dark', 'The Theme button (System, Light, Dark): here forced dark on a system that prefers light');
+  await theme.click();
+  await expect(theme).toHaveAccessibleName('Theme: system');
 
   await toolbar.closeButton.click();
   await expect(toolbar.launcher).toBeVisible();

@@ -4,6 +4,7 @@ import { createMemoryConnector, type MemoryConnection } from '../shared/memory-t
 import type { State } from '../shared/schemas.ts';
 import { createSyncClient, type SyncClient } from '../shared/sync-client.ts';
 import { createActions, type ActionsEnv } from './actions.ts';
+import { selectToolPicks } from './selectors.ts';
 import { bindSendQueue } from './send-queue.ts';
 import { createToolbarStore, type ToolbarStore } from './store.ts';
 import { makeState } from './test-fixtures.ts';
@@ -92,8 +93,30 @@ describe('send', () => {
     reply(conn, frame, { messageId: 'm9' });
     expect(await sent).toBe(true);
     expect(store.getState()).toMatchObject({ draft: '', sending: false, composerError: null, pendingClientMessageId: null });
-    // The selection is page context: it stays for the next message and for the agent's tools.
-    expect(store.getState().picked.map((p) => p.id)).toEqual(['e1']);
+    // The picks went with this message: the box is empty for the next one, the agent's tools still read them.
+    expect(store.getState().picked).toEqual([]);
+    expect(selectToolPicks(store.getState()).map((p) => p.id)).toEqual(['e1']);
+  });
+
+  it('keeps in the box a pick made while the message was on its way, and every pick of a refused message', async () => {
+    const { conn, store, actions } = await setup();
+    const pick = (id: string) => ({ id, node: null, info: { tagName: 'td', xpath: `/html/body/td[${id}]`, attributes: {}, textContent: id, boundingClientRect: { x: 0, y: 0, width: 1, height: 1 } } });
+    setDraft(store, 'these two');
+    store.getState().togglePicked(pick('1'));
+    store.getState().togglePicked(pick('2'));
+    const refused = actions.send();
+    refuse(conn, lastRequest(conn), 'internal', 'Something broke');
+    expect(await refused).toBe(false);
+    expect(store.getState().picked.map((p) => p.id)).toEqual(['1', '2']);
+
+    const sent = actions.send();
+    store.getState().togglePicked(pick('3'));
+    reply(conn, lastRequest(conn), { messageId: 'm9' });
+    expect(await sent).toBe(true);
+    expect(store.getState().picked.map((p) => p.id)).toEqual(['3']);
+    expect(store.getState().sentPicks.map((p) => p.id)).toEqual(['1', '2']);
+    // Picks in the box are what the tools read first.
+    expect(selectToolPicks(store.getState()).map((p) => p.id)).toEqual(['3']);
   });
 
   it('sends the pictures of the picks after the text, and says which picks went without one', async () => {

@@ -95,6 +95,8 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
     const id = chatId ?? (await client.request('chat.create', agent ? { agent } : {})).chatId;
     const metadata = { source: 'toolbar' as const, browser: env.collectMetadata(), selectedElements: picked.map(env.describePicked) };
     await client.request('message.send', { chatId: id, content: pictures.content, metadata, ...(agent ? { agent } : {}), clientMessageId });
+    // The picks now show on the sent message, and the next one goes without them unless picked again.
+    if (picked.length) store.setState({ picked: store.getState().picked.filter((p) => !picked.includes(p)), sentPicks: picked });
     return pictures.missed.length ? describeMissedPictures(pictures.missed) : null;
   }
 
@@ -199,7 +201,6 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
       try {
         const missed = await deliver(store.getState().sync.state?.activeChatId ?? null, built.content, agent, clientMessageId);
         // Clear only what was sent: the developer may have typed on while the request was out.
-        // Picked elements stay: they are the page context, which the agent's tools read later too.
         const now = store.getState();
         store.setState({
           sending: false,

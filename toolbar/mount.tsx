@@ -26,6 +26,7 @@ import { bindPageLog, type PageLogSource } from './page/page-log.ts';
 import { takePickPictures } from './screenshot/pick-pictures.ts';
 import { takePicture } from './screenshot/screenshot-loader.ts';
 import { SCREENSHOT_LIMITS } from '../shared/limits.ts';
+import { selectToolPicks } from './selectors.ts';
 import { bindSendQueue } from './send-queue.ts';
 import { createToolbarStore, type PickedElement, type PrefsStorage, type ToolbarStore } from './store.ts';
 import { TOOLBAR_CSS } from './styles.ts';
@@ -89,8 +90,8 @@ function createToolContext(win: Window, host: HTMLElement, getStore: () => Toolb
     window: win,
     document: win.document,
     isOwnNode: (node) => node === host || host.contains(node),
-    getSelectedElements: () => getStore().getState().picked.map(describePicked),
-    getPickedNodes: () => getStore().getState().picked.map((p) => (p.node?.isConnected ? p.node : null)),
+    getSelectedElements: () => selectToolPicks(getStore().getState()).map(describePicked),
+    getPickedNodes: () => selectToolPicks(getStore().getState()).map((p) => (p.node?.isConnected ? p.node : null)),
     takePicture: (target, timeoutMs) => takePicture(win, host, target, timeoutMs),
     pageLog,
     getComputedStyle: (el) => win.getComputedStyle(el),

@@ -26,6 +26,7 @@ function ui(sync: Partial<SyncView>, rest: Partial<ToolbarState> = {}): ToolbarS
     open: true,
     width: 380,
     height: 560,
+    theme: 'system',
     ...INITIAL_UI_STATE,
     ...rest,
   };

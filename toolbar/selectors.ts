@@ -8,12 +8,22 @@ import { findSettingValue } from '../shared/agent-setting.ts';
 import { defaultAgent } from '../shared/default-agent.ts';
 import { isLoopbackHttpOrigin } from '../shared/origins.ts';
 import type { SyncStatus } from '../shared/sync-client.ts';
-import type { ToolbarState } from './store.ts';
+import type { PickedElement, ToolbarState } from './store.ts';
 
 const NO_MESSAGES: readonly Message[] = Object.freeze([]);
 const NO_AGENTS: readonly AgentInfo[] = Object.freeze([]);
 
 export type ConnectionKind = 'connected' | 'reconnecting' | 'offline';
+
+/**
+ * The picks the page tools read: those in the box, else those of the last message that went with
+ * any, so an agent answering that message still finds what it was sent.
+ *
+ * @example selectToolPicks(store.getState()).map((p) => p.info.tagName) // ['button', 'td']
+ */
+export function selectToolPicks(s: ToolbarState): readonly PickedElement[] {
+  return s.picked.length ? s.picked : s.sentPicks;
+}
 
 /** The three looks of the header's dot; `connecting` looks like reconnecting, `closed` like offline. */
 export function connectionKind(status: SyncStatus): ConnectionKind {

@@ -61,16 +61,17 @@ describe('createToolbarStore', () => {
     expect(client.listenerCount()).toBe(0);
   });
 
-  it('persists open and size, and nothing else', () => {
+  it('persists open, size and theme, and nothing else', () => {
     const storage = memoryStorage();
     const { store } = createToolbarStore({ client: fakeClient(CONNECTING_VIEW), storage });
     store.getState().setDraft('secret draft');
     expect(storage.data.size).toBe(0);
     store.getState().setOpen(true);
     store.getState().setSize(500, 700);
-    expect(JSON.parse(storage.data.get(PREFS_KEY)!)).toEqual({ open: true, width: 500, height: 700 });
+    store.getState().setTheme('light');
+    expect(JSON.parse(storage.data.get(PREFS_KEY)!)).toEqual({ open: true, width: 500, height: 700, theme: 'light' });
     const again = createToolbarStore({ client: fakeClient(CONNECTING_VIEW), storage }).store.getState();
-    expect([again.open, again.width, again.height, again.draft]).toEqual([true, 500, 700, '']);
+    expect([again.open, again.width, again.height, again.theme, again.draft]).toEqual([true, 500, 700, 'light', '']);
   });
 
   it('keeps the panel size within bounds', () => {
@@ -118,11 +119,14 @@ describe('loadPrefs', () => {
   it('falls back to defaults for missing, broken or hostile prefs', () => {
     expect(loadPrefs(null)).toEqual(DEFAULT_PREFS);
     expect(loadPrefs(memoryStorage({ [PREFS_KEY]: '{not json' }))).toEqual(DEFAULT_PREFS);
-    expect(loadPrefs(memoryStorage({ [PREFS_KEY]: '{"open":"yes","width":1e9,"height":"x"}' }))).toEqual({
+    expect(loadPrefs(memoryStorage({ [PREFS_KEY]: '{"open":"yes","width":1e9,"height":"x","theme":"sepia"}' }))).toEqual({
       open: false,
       width: 960,
       height: 560,
+      theme: 'system',
     });
+    // Prefs saved before there was a theme.
+    expect(loadPrefs(memoryStorage({ [PREFS_KEY]: '{"open":true,"width":400,"height":600}' }))).toEqual({ open: true, width: 400, height: 600, theme: 'system' });
     const throwing = { getItem: () => { throw new Error('denied'); }, setItem: () => {} };
     expect(loadPrefs(throwing)).toEqual(DEFAULT_PREFS);
   });

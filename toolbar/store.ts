@@ -1,8 +1,8 @@
 /**
  * The toolbar's store: a zustand/vanilla store that mirrors the sync client's view (`sync`, never
  * edited here: the server owns agent state) next to the UI's own state (panel open and size,
- * draft, attachments, picked elements, picking mode, alerts). UI preferences (open, size) are
- * persisted in localStorage, and the draft and a waiting message in this tab's sessionStorage
+ * draft, attachments, picked elements, picking mode, alerts). UI preferences (open, size, theme)
+ * are persisted in localStorage, and the draft and a waiting message in this tab's sessionStorage
  * across a reload (page/keep-draft.ts); everything about chats comes from the server again.
  */
 import * as v from 'valibot';
@@ -53,10 +53,15 @@ export const QueuedMessageSchema = v.object({
 });
 export type QueuedMessage = v.InferOutput<typeof QueuedMessageSchema>;
 
+/** The panel's colours: those the system asks for (`prefers-color-scheme`), or always one. */
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
 export interface UiPrefs {
   open: boolean;
   width: number;
   height: number;
+  theme: Theme;
 }
 
 export interface ToolbarState extends UiPrefs {
@@ -81,6 +86,11 @@ export interface ToolbarState extends UiPrefs {
   /** The agent chosen in the composer for one chat; other chats use their default. */
   agentChoice: { chatId: string | null; agent: string } | null;
   picked: PickedElement[];
+  /**
+   * The picks of the last message that went with any: they leave the box once sent, and the page
+   * tools (`get_selected_elements`, `take_screenshot`'s `pick`) read them while the box has none.
+   */
+  sentPicks: PickedElement[];
   picking: boolean;
   /** The element under the pointer while picking. */
   hovered: Element | null;
@@ -92,6 +102,7 @@ export interface ToolbarState extends UiPrefs {
 export interface ToolbarActions {
   setOpen(open: boolean): void;
   setSize(width: number, height: number): void;
+  setTheme(theme: Theme): void;
   setDraft(draft: string): void;
   addAttachments(attachments: Attachment[]): void;
   removeAttachment(id: string): void;
@@ -120,7 +131,7 @@ export type ToolbarStore = StoreApi<ToolbarStoreState>;
 export type PrefsStorage = Pick<Storage, 'getItem' | 'setItem'>;
 
 export const PREFS_KEY = 'agentbar:toolbar';
-export const DEFAULT_PREFS: UiPrefs = { open: false, width: 380, height: 560 };
+export const DEFAULT_PREFS: UiPrefs = { open: false, width: 380, height: 560, theme: 'system' };
 export const SIZE_BOUNDS = { minWidth: 320, maxWidth: 960, minHeight: 360, maxHeight: 1200 } as const;
 /** Picked elements are sent with each message; the protocol allows this many. */
 export const MAX_PICKED = 50;
@@ -139,6 +150,7 @@ export const INITIAL_UI_STATE: Omit<ToolbarState, keyof UiPrefs | 'sync'> = {
   blockedByPagePolicy: null,
   agentChoice: null,
   picked: [],
+  sentPicks: [],
   picking: false,
   hovered: null,
   highlights: [],
@@ -162,7 +174,7 @@ export function clampSize(width: number, height: number): { width: number; heigh
  * Reads UI prefs, falling back to defaults for anything missing or malformed.
  *
  * @example
- * loadPrefs(window.localStorage) // { open: true, width: 420, height: 600 }
+ * loadPrefs(window.localStorage) // { open: true, width: 420, height: 600, theme: 'system' }
  */
 export function loadPrefs(storage: PrefsStorage | null): UiPrefs {
   let raw: unknown = null;
@@ -178,7 +190,8 @@ export function loadPrefs(storage: PrefsStorage | null): UiPrefs {
     typeof r.width === 'number' ? r.width : DEFAULT_PREFS.width,
     typeof r.height === 'number' ? r.height : DEFAULT_PREFS.height,
   );
-  return { open: typeof r.open === 'boolean' ? r.open : DEFAULT_PREFS.open, ...size };
+  const theme = THEMES.find((t) => t === r.theme) ?? DEFAULT_PREFS.theme;
+  return { open: typeof r.open === 'boolean' ? r.open : DEFAULT_PREFS.open, ...size, theme };
 }
 
 function savePrefs(storage: PrefsStorage | null, prefs: UiPrefs): void {
@@ -214,6 +227,7 @@ export function createToolbarStore(options: CreateToolbarStoreOptions): { store:
     // Picking goes on with the panel closed would eat the page's clicks with nothing on screen to say why.
     setOpen: (open) => set(open ? { open } : { open, picking: false, hovered: null }),
     setSize: (width, height) => set(clampSize(width, height)),
+    setTheme: (theme) => set({ theme }),
     // Changing what will be sent makes it a new message: it gets a new clientMessageId.
     setDraft: (draft) => set({ draft, pendingClientMessageId: null }),
     addAttachments: (attachments) =>
@@ -264,8 +278,8 @@ export function createToolbarStore(options: CreateToolbarStoreOptions): { store:
 
   let saved: UiPrefs = prefs;
   const unsubscribePrefs = store.subscribe((s) => {
-    if (s.open === saved.open && s.width === saved.width && s.height === saved.height) return;
-    saved = { open: s.open, width: s.width, height: s.height };
+    if (s.open === saved.open && s.width === saved.width && s.height === saved.height && s.theme === saved.theme) return;
+    saved = { open: s.open, width: s.width, height: s.height, theme: s.theme };
     savePrefs(storage, saved);
   });
 

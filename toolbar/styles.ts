@@ -24,31 +24,42 @@ export const TOOLBAR_CSS = /* css */ `
   pointer-events: auto !important;
 }
 
+/* Each colour as light-dark(light, dark), after the color-scheme: the system's, or the one the
+   developer chose (data-theme, App.tsx). Each colour of text passes WCAG AA (4.5:1) on the
+   backgrounds it is drawn on, in both themes. The build turns light-dark() into custom properties
+   that every browser reads (vite.config.ts). */
 .ab-root {
-  --bg: #141518;
-  --bg-2: #1b1c20;
-  --bg-3: #23252b;
-  --bg-code: #0d0e10;
-  --line: #2c2e35;
-  --line-2: #3a3d46;
-  --fg: #e7e8ec;
-  --fg-2: #b4b7c0;
-  --muted: #8b8f9a;
-  --accent: #7aa2ff;
-  --accent-2: #5b86f5;
-  --accent-bg: rgba(122, 162, 255, 0.14);
-  --user-bg: #263250;
-  --ok: #4ade80;
-  --warn: #fbbf24;
-  --bad: #f87171;
-  --bad-bg: rgba(248, 113, 113, 0.12);
+  --bg: light-dark(#fff, #141518);
+  --bg-2: light-dark(#f6f7f9, #1b1c20);
+  --bg-3: light-dark(#eaecf0, #23252b);
+  --bg-code: light-dark(#f6f8fa, #0d0e10);
+  --line: light-dark(#e1e4e8, #2c2e35);
+  --line-2: light-dark(#c9ced6, #3a3d46);
+  --fg: light-dark(#1c1e23, #e7e8ec);
+  --fg-2: light-dark(#474c57, #b4b7c0);
+  --muted: light-dark(#5f6470, #8b8f9a);
+  --accent: light-dark(#2957cc, #7aa2ff);
+  --accent-2: light-dark(#2f5fd6, #3d6ae6);
+  --accent-bg: light-dark(rgba(41, 87, 204, 0.1), rgba(122, 162, 255, 0.14));
+  --user-bg: light-dark(#e4ecfd, #263250);
+  --ok: light-dark(#147a3a, #4ade80);
+  --warn: light-dark(#975a00, #fbbf24);
+  --bad: light-dark(#c4281c, #f87171);
+  --bad-bg: light-dark(rgba(220, 38, 38, 0.08), rgba(248, 113, 113, 0.12));
+  --bad-fg: light-dark(#a51d14, #fecaca);
+  --hl-string: light-dark(#1a7f37, #a5d6a7);
+  --hl-keyword: light-dark(#7034c4, #c4a7ff);
+  --hl-number: light-dark(#a14f00, #f5b97a);
+  --hl-attr: light-dark(#7d5a00, #f0c674);
+  --diff-add: light-dark(#1a7f37, #86efac);
+  --on-fill: light-dark(#fff, #0b0d14);
   --radius: 12px;
   --mono: ui-monospace, SFMono-Regular, 'SF Mono', Menlo, Consolas, 'Liberation Mono', monospace;
   font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
   font-size: 13px;
   line-height: 1.45;
   color: var(--fg);
-  color-scheme: dark;
+  color-scheme: light dark;
   -webkit-font-smoothing: antialiased;
   text-align: left;
   letter-spacing: normal;
@@ -56,6 +67,8 @@ export const TOOLBAR_CSS = /* css */ `
   text-transform: none;
   direction: ltr;
 }
+.ab-root[data-theme='light'] { color-scheme: light; }
+.ab-root[data-theme='dark'] { color-scheme: dark; }
 .ab-root *, .ab-root *::before, .ab-root *::after { box-sizing: border-box; }
 .ab-root button, .ab-root input, .ab-root textarea, .ab-root select {
   font: inherit; color: inherit; letter-spacing: inherit; margin: 0;
@@ -76,8 +89,9 @@ export const TOOLBAR_CSS = /* css */ `
   position: fixed; right: calc(20px + var(--ab-vv-right, 0px)); bottom: calc(20px + var(--ab-vv-bottom, 0px));
   width: 48px; height: 48px; border-radius: 50%;
   border: 1px solid rgba(255, 255, 255, 0.12);
+  /* The same dark orb in both themes: it sits on the page, not on the panel. */
   background: radial-gradient(circle at 30% 25%, #3b4152, #1a1c22 70%);
-  color: var(--fg);
+  color: #e7e8ec;
   display: grid; place-items: center;
   box-shadow: 0 8px 24px rgba(0, 0, 0, 0.35), 0 1px 0 rgba(255, 255, 255, 0.06) inset;
   transition: transform 0.15s ease, box-shadow 0.15s ease;
@@ -86,7 +100,7 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-launcher .ab-dot { position: absolute; right: 3px; top: 3px; border: 2px solid #1a1c22; width: 12px; height: 12px; }
 .ab-badge {
   position: absolute; left: -4px; top: -4px; min-width: 18px; height: 18px; padding: 0 5px;
-  border-radius: 9px; background: var(--warn); color: #1b1500; font-size: 11px; font-weight: 700;
+  border-radius: 9px; background: #fbbf24; color: #1b1500; font-size: 11px; font-weight: 700;
   display: grid; place-items: center;
 }
 
@@ -98,7 +112,7 @@ export const TOOLBAR_CSS = /* css */ `
   background: var(--bg);
   border: 1px solid var(--line);
   border-radius: 14px;
-  box-shadow: 0 24px 60px rgba(0, 0, 0, 0.5), 0 2px 8px rgba(0, 0, 0, 0.3);
+  box-shadow: 0 24px 60px light-dark(rgba(0, 0, 0, 0.2), rgba(0, 0, 0, 0.5)), 0 2px 8px rgba(0, 0, 0, 0.3);
   overflow: hidden;
 }
 .ab-panel.ab-dragging { outline: 2px dashed var(--accent); outline-offset: -6px; }
@@ -129,7 +143,7 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-brand-mark {
   width: 18px; height: 18px; border-radius: 5px;
   background: linear-gradient(135deg, var(--accent), #b58cff);
-  display: grid; place-items: center; color: #0b0d14;
+  display: grid; place-items: center; color: var(--on-fill);
 }
 .ab-skill { font-size: 11.5px; color: var(--accent); border: 1px solid var(--accent); border-radius: 999px; padding: 1px 8px; margin-left: 6px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 40%; }
 .ab-status { display: inline-flex; align-items: center; gap: 6px; color: var(--muted); font-size: 12px; margin-left: 4px; }
@@ -214,10 +228,10 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-alert {
   display: flex; align-items: flex-start; gap: 8px; margin: 8px 10px 0; padding: 7px 6px 7px 10px;
   border-radius: 8px; background: var(--bad-bg); border: 1px solid rgba(248, 113, 113, 0.35);
-  color: #fecaca; font-size: 12.5px; flex: none;
+  color: var(--bad-fg); font-size: 12.5px; flex: none;
 }
 .ab-alert > span { flex: 1; padding-top: 2px; overflow-wrap: anywhere; }
-.ab-alert .ab-icon-btn { color: #fecaca; }
+.ab-alert .ab-icon-btn { color: var(--bad-fg); }
 
 /* ------------------------------------------------------------ messages */
 .ab-log-wrap { position: relative; flex: 1; min-height: 0; display: flex; flex-direction: column; }
@@ -292,7 +306,7 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-state.ab-warn { color: var(--warn); border-color: rgba(251, 191, 36, 0.4); }
 .ab-live { display: inline-flex; align-items: center; gap: 5px; color: var(--accent); }
 .ab-live::before { content: ''; width: 6px; height: 6px; border-radius: 50%; background: var(--accent); }
-.ab-error-text { color: #fecaca; background: var(--bad-bg); border-radius: 8px; padding: 6px 9px; font-size: 12.5px; overflow-wrap: anywhere; }
+.ab-error-text { color: var(--bad-fg); background: var(--bad-bg); border-radius: 8px; padding: 6px 9px; font-size: 12.5px; overflow-wrap: anywhere; }
 .ab-note { color: var(--muted); font-size: 12px; font-style: italic; }
 /* An approval's note with its time before it, on one line: no row of actions under it. */
 .ab-msg-note { flex-direction: row; align-items: baseline; gap: 8px; }
@@ -375,17 +389,17 @@ export const TOOLBAR_CSS = /* css */ `
 }
 .ab-code-head .ab-icon-btn { width: auto; height: 22px; padding: 0 6px; font-family: inherit; font-size: 11px; gap: 4px; display: inline-flex; }
 .ab-code pre { margin: 0; padding: 9px 11px; overflow: auto; max-height: 420px; }
-.ab-code pre code { display: block; background: none; padding: 0; font-size: 12px; line-height: 1.5; white-space: pre; font-family: var(--mono); color: #d6dae3; }
+.ab-code pre code { display: block; background: none; padding: 0; font-size: 12px; line-height: 1.5; white-space: pre; font-family: var(--mono); color: var(--fg); }
 /* Runs of 16 lines (code-lines.ts): a streaming block lays out and paints its last run only. */
 .ab-code-lines { display: block; }
 .ab-code pre.ab-wrap code { white-space: pre-wrap; overflow-wrap: anywhere; }
 .ab-code-head .ab-icon-btn[aria-pressed="true"] { color: var(--accent); }
-.ab-hl-comment { color: #7f8796; font-style: italic; }
-.ab-hl-string { color: #a5d6a7; }
-.ab-hl-keyword { color: #c4a7ff; }
-.ab-hl-number, .ab-hl-literal { color: #f5b97a; }
-.ab-hl-tag { color: #7aa2ff; }
-.ab-hl-attr { color: #f0c674; }
+.ab-hl-comment { color: var(--muted); font-style: italic; }
+.ab-hl-string { color: var(--hl-string); }
+.ab-hl-keyword { color: var(--hl-keyword); }
+.ab-hl-number, .ab-hl-literal { color: var(--hl-number); }
+.ab-hl-tag { color: var(--accent); }
+.ab-hl-attr { color: var(--hl-attr); }
 
 /* ------------------------------------------------------------ parts */
 .ab-reasoning { border-left: 2px solid var(--line-2); padding-left: 9px; color: var(--muted); }
@@ -421,13 +435,13 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-tool-display { border-top: 1px solid var(--line); }
 .ab-tool-output, .ab-diff-body {
   margin: 0; padding: 6px 10px 8px; font-family: var(--mono); font-size: 11.5px; line-height: 1.45;
-  white-space: pre-wrap; overflow-wrap: anywhere; color: #c9cfdb; max-height: 260px; overflow: auto;
+  white-space: pre-wrap; overflow-wrap: anywhere; color: var(--fg); max-height: 260px; overflow: auto;
 }
 /* An agent's Markdown (a command's output in a fence): the message's type, its code blocks as in a reply. */
 .ab-tool-md { font-family: inherit; font-size: 12.5px; white-space: normal; color: var(--fg); }
 .ab-diff-path { padding: 5px 10px 0; font-family: var(--mono); font-size: 11px; color: var(--muted); }
-.ab-diff-del { color: #fca5a5; background: rgba(248, 113, 113, 0.1); display: block; }
-.ab-diff-add { color: #86efac; background: rgba(74, 222, 128, 0.08); display: block; }
+.ab-diff-del { color: var(--bad-fg); background: rgba(248, 113, 113, 0.1); display: block; }
+.ab-diff-add { color: var(--diff-add); background: rgba(74, 222, 128, 0.08); display: block; }
 .ab-diff-ctx { color: var(--muted); display: block; }
 .ab-notices { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 4px; }
 .ab-notice {
@@ -442,9 +456,9 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-notice-title { color: var(--fg); }
 .ab-notice-about { color: var(--muted); white-space: pre-wrap; }
 .ab-notice-warning { border-color: rgba(251, 191, 36, 0.35); }
-.ab-notice-warning .ab-notice-mark { background: var(--warn); color: #1b1500; }
+.ab-notice-warning .ab-notice-mark { background: var(--warn); color: var(--on-fill); }
 .ab-notice-error { border-color: rgba(248, 113, 113, 0.4); background: var(--bad-bg); }
-.ab-notice-error .ab-notice-mark { background: var(--bad); color: #1f0a0a; }
+.ab-notice-error .ab-notice-mark { background: var(--bad); color: var(--on-fill); }
 .ab-plan { border: 1px solid var(--line); border-radius: 10px; background: var(--bg-2); padding: 7px 10px; font-size: 12.5px; }
 .ab-plan-head { font-size: 11.5px; font-weight: 600; color: var(--fg-2); margin-bottom: 4px; }
 .ab-plan-count { color: var(--muted); font-weight: 400; margin-left: 4px; }
@@ -461,7 +475,7 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-tool summary:hover { color: var(--fg-2); }
 .ab-json {
   margin: 0; padding: 6px 10px 9px; font-family: var(--mono); font-size: 11.5px; line-height: 1.45;
-  white-space: pre-wrap; overflow-wrap: anywhere; color: #c9cfdb; max-height: 260px; overflow: auto;
+  white-space: pre-wrap; overflow-wrap: anywhere; color: var(--fg); max-height: 260px; overflow: auto;
 }
 .ab-approval { border-top: 1px solid var(--line); padding: 8px 10px; display: flex; flex-direction: column; gap: 7px; }
 .ab-approval-row { display: flex; gap: 6px; align-items: center; }
@@ -478,7 +492,7 @@ export const TOOLBAR_CSS = /* css */ `
 }
 .ab-btn:hover:not(:disabled) { border-color: #50535d; }
 .ab-btn.ab-primary { background: var(--accent-2); border-color: var(--accent-2); color: #fff; }
-.ab-btn.ab-primary:hover:not(:disabled) { background: #6d93f7; }
+.ab-btn.ab-primary:hover:not(:disabled), .ab-send:hover:not(:disabled) { filter: brightness(0.9); }
 .ab-btn.ab-danger { background: transparent; border-color: rgba(248, 113, 113, 0.5); color: var(--bad); }
 .ab-btn.ab-danger:hover:not(:disabled) { background: var(--bad-bg); }
 .ab-btn.ab-danger-solid { background: #dc4a4a; border-color: #dc4a4a; color: #fff; }
@@ -492,11 +506,11 @@ export const TOOLBAR_CSS = /* css */ `
   padding: 2px 2px 2px 7px; border-radius: 7px; font-size: 11.5px;
   background: var(--bg-3); border: 1px solid var(--line-2); color: var(--fg-2);
 }
-.ab-chip.ab-el { font-family: var(--mono); background: var(--accent-bg); border-color: rgba(122, 162, 255, 0.3); color: #c7d6ff; }
+.ab-chip.ab-el { font-family: var(--mono); background: var(--accent-bg); border-color: rgba(122, 162, 255, 0.3); color: var(--accent); }
 .ab-chip > span { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 180px; }
-/* A pick's component before its element: the element stays the brighter of the two. */
-.ab-chip > span.ab-pick-in-component { max-width: 240px; }
-.ab-chip-component { color: #93a4c8; }
+/* A pick's component before its element, or its words after: the element stays the brighter. */
+.ab-chip > span.ab-pick { max-width: 240px; }
+.ab-chip-dim { color: var(--muted); }
 .ab-chip img { width: 18px; height: 18px; object-fit: cover; border-radius: 3px; }
 .ab-chip .ab-icon-btn { width: 18px; height: 18px; border-radius: 4px; }
 /* No remove button on these: the text needs the chip's padding on both sides ("Clear all" touched its right edge). */
@@ -557,7 +571,6 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-select option { background: var(--bg-2); color: var(--fg); }
 .ab-select.ab-mode-on { color: var(--accent); border-color: rgba(122, 162, 255, 0.35); }
 .ab-send { width: 30px; height: 30px; border-radius: 8px; border: 0; background: var(--accent-2); color: #fff; display: inline-grid; place-items: center; }
-.ab-send:hover:not(:disabled) { background: #6d93f7; }
 .ab-stop { height: 30px; border-radius: 8px; border: 1px solid rgba(248, 113, 113, 0.5); background: transparent; color: var(--bad); display: inline-flex; align-items: center; gap: 5px; padding: 0 8px; font-size: 12px; font-weight: 600; white-space: nowrap; flex: none; }
 .ab-stop:hover { background: var(--bad-bg); }
 .ab-elsewhere { display: flex; align-items: center; gap: 6px; min-width: 0; padding-left: 2px; font-size: 12px; color: var(--fg-2); }
@@ -581,11 +594,11 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-command-hint { font-family: var(--mono); color: var(--muted); flex: none; font-size: 11.5px; }
 .ab-command-desc { color: var(--fg-2); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }
 .ab-hint { font-size: 11.5px; color: var(--muted); display: flex; align-items: center; gap: 6px; }
-.ab-hint.ab-error { color: #fecaca; }
+.ab-hint.ab-error { color: var(--bad-fg); }
 .ab-picking-hint { color: var(--accent); }
 .ab-drop {
   position: absolute; inset: 0; z-index: 5; display: grid; place-items: center; pointer-events: none;
-  background: rgba(20, 21, 24, 0.85); color: var(--accent); font-weight: 600; border-radius: 14px;
+  background: color-mix(in srgb, var(--bg) 85%, transparent); color: var(--accent); font-weight: 600; border-radius: 14px;
 }
 
 /* ------------------------------------------------------------ dialog */
@@ -611,7 +624,7 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-outline.ab-highlight { border-color: #f5b83d; background: rgba(245, 184, 61, 0.14); animation: ab-flash 1s ease-in-out 2; }
 .ab-outline-label {
   position: absolute; left: -2px; bottom: 100%; margin-bottom: 2px; white-space: nowrap;
-  font: 600 11px/1.5 var(--mono); padding: 0 5px; border-radius: 3px; background: var(--accent); color: #0b0d14;
+  font: 600 11px/1.5 var(--mono); padding: 0 5px; border-radius: 3px; background: var(--accent); color: var(--on-fill);
   max-width: 320px; overflow: hidden; text-overflow: ellipsis;
 }
 .ab-highlight .ab-outline-label { background: #f5b83d; }

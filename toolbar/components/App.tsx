@@ -12,6 +12,7 @@ function stopKey(e: KeyboardEvent) {
 function Toolbar() {
   const { store } = useServices();
   const open = useToolbar((s) => s.open);
+  const theme = useToolbar((s) => s.theme);
   const launcher = useRef<HTMLButtonElement | null>(null);
   // Focus moves only after the developer's own open/close, never on page load.
   const intent = useRef<'panel' | 'launcher' | null>(null);
@@ -23,7 +24,8 @@ function Toolbar() {
   }, [open]);
 
   return (
-    <>
+    // Without data-theme the colours follow the system's (styles.ts).
+    <div class="ab-root" data-theme={theme === 'system' ? undefined : theme} onKeyDown={stopKey} onKeyUp={stopKey} onKeyPress={stopKey}>
       {open ? (
         <Panel
           autoFocus={autoFocus}
@@ -42,7 +44,7 @@ function Toolbar() {
         />
       )}
       <Overlays />
-    </>
+    </div>
   );
 }
 
@@ -50,9 +52,7 @@ function Toolbar() {
 export function App({ services }: { services: ToolbarServices }) {
   return (
     <ServicesContext.Provider value={services}>
-      <div class="ab-root" onKeyDown={stopKey} onKeyUp={stopKey} onKeyPress={stopKey}>
-        <Toolbar />
-      </div>
+      <Toolbar />
     </ServicesContext.Provider>
   );
 }

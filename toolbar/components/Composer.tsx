@@ -34,11 +34,6 @@ function Chips() {
   if (attachments.length === 0 && picked.length === 0) return null;
   return (
     <div class="ab-chips">
-      {picked.length > 1 ? (
-        <button type="button" class="ab-chip ab-clear-chips" onClick={() => store.getState().clearPicked()}>
-          Clear all
-        </button>
-      ) : null}
       {attachments.map((a) => (
         <span key={a.id} class="ab-chip" title={`${a.name} (${a.mimeType})`}>
           {a.kind === 'image' ? <img src={a.dataUrl} alt="" /> : <FileIcon size={13} />}
@@ -69,6 +64,11 @@ function Chips() {
           </span>
         );
       })}
+      {picked.length > 1 ? (
+        <button type="button" class="ab-chip ab-clear-chips" onClick={() => store.getState().clearPicked()}>
+          Clear all
+        </button>
+      ) : null}
     </div>
   );
 }

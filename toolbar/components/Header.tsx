@@ -3,6 +3,7 @@ import { selectActiveSkill } from '../selectors.ts';
 import { ConnectionStatus } from './ConnectionStatus.tsx';
 import type { Ref } from 'preact';
 import { ListIcon, MinimizeIcon, PlusIcon, SparkIcon } from './icons.tsx';
+import { ThemeButton } from './ThemeButton.tsx';
 
 export interface HeaderProps {
   onClose(): void;
@@ -56,6 +57,7 @@ export function Header({ onClose, listOpen, onToggleList, listButton }: HeaderPr
         >
           <PlusIcon />
         </button>
+        <ThemeButton />
         <button type="button" class="ab-icon-btn" aria-label="Close agentbar" title="Close" onClick={onClose}>
           <MinimizeIcon />
         </button>
