@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (full, about 4 minutes on 2 cores) and `npm run bench -- --smoke` (CI, seconds):
  * prints one table per section on stdout and writes the figures as JSON to bench/results/.
- * Options: --smoke, --only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model,markdown, --out=FILE.
+ * Options: --smoke, --only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model,markdown,proxy, --out=FILE.
  * Targets are printed beside the figures (PASS/MISS), never asserted: the exit code is 0 unless
  * a section could not run.
  */
@@ -21,11 +21,12 @@ import { measureResume, resumeSection } from './resume-section.ts';
 import { markdownSection, measureMarkdown } from './markdown-section.ts';
 import { measureModelLatency, modelSection } from './model-section.ts';
 import { measureScaling, scalingSection } from './scaling-section.ts';
+import { measureProxy, proxySection } from './proxy-section.ts';
 import { canPin } from './server-handle.ts';
 import { latencySection, runStreams, throughputSection, wireSection, type StreamRuns } from './stream-sections.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SECTION_KEYS = ['wire', 'peers', 'latency', 'throughput', 'resume', 'persistence', 'browser', 'scaling', 'model', 'markdown'] as const;
+const SECTION_KEYS = ['wire', 'peers', 'latency', 'throughput', 'resume', 'persistence', 'browser', 'scaling', 'model', 'markdown', 'proxy'] as const;
 type SectionKey = (typeof SECTION_KEYS)[number];
 const FALLBACK_TITLES: Record<SectionKey, string> = {
   wire: '1. Wire cost',
@@ -38,6 +39,7 @@ const FALLBACK_TITLES: Record<SectionKey, string> = {
   scaling: '8. Compression as clients add up',
   model: '9. Model agent latency',
   markdown: '10. Markdown while a reply streams',
+  proxy: '11. agentbar proxy on loopback',
 };
 
 interface Args {
@@ -59,7 +61,7 @@ function parseArgs(argv: string[]): Args {
       only = new Set(keys as SectionKey[]);
     } else if (arg.startsWith('--out=')) out = path.resolve(arg.slice('--out='.length));
     else if (arg === '--help' || arg === '-h') {
-      console.log('Usage: npm run bench [-- --smoke] [--only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model,markdown] [--out=FILE]');
+      console.log('Usage: npm run bench [-- --smoke] [--only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model,markdown,proxy] [--out=FILE]');
       process.exit(0);
     } else throw new Error(`Unknown option: ${arg} (try --help)`);
   }
@@ -179,6 +181,9 @@ async function main(): Promise<void> {
   });
   await attempt(['markdown'], async () => {
     sections.set('markdown', markdownSection(measureMarkdown(config, progress)));
+  });
+  await attempt(['proxy'], async () => {
+    sections.set('proxy', proxySection(await measureProxy(config, progress)));
   });
 
   meta.loadAverageAtEnd = os.loadavg();

@@ -90,10 +90,19 @@ export function deriveBrowserKey(token: string): string {
 
 /** The value of the session cookie in a `Cookie` header, if any. */
 export function readSessionCookie(cookie: string | undefined | null): string | undefined {
+  return readCookie(cookie, SESSION_COOKIE);
+}
+
+/**
+ * The value of the cookie `name` in a `Cookie` header, if any.
+ *
+ * @example readCookie('theme=dark; agentbar_proxy=abc', 'agentbar_proxy') // 'abc'
+ */
+export function readCookie(cookie: string | undefined | null, name: string): string | undefined {
   if (!cookie) return undefined;
   for (const pair of cookie.split(';')) {
     const eq = pair.indexOf('=');
-    if (eq > 0 && pair.slice(0, eq).trim() === SESSION_COOKIE) return pair.slice(eq + 1).trim();
+    if (eq > 0 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();
   }
   return undefined;
 }

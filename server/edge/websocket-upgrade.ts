@@ -35,8 +35,10 @@ const MAX_REFUSALS_REMEMBERED = 100;
  * Answers a refused upgrade and lets go of the socket once the answer is written. Node's HTTP
  * timeouts no longer watch a socket handed to the upgrade listener, so ending only our side would
  * keep it open for as long as the client keeps its own side open.
+ *
+ * @example refuseUpgrade(socket, 403, 'Forbidden: Host not allowed')
  */
-function refuseUpgrade(socket: Duplex, status: number, why: string): void {
+export function refuseUpgrade(socket: Duplex, status: number, why: string): void {
   const body = `${why}\n`;
   socket.once('finish', () => socket.destroy());
   socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
