@@ -8,14 +8,15 @@ import { isBooleanSetting } from '../../shared/agent-setting.ts';
 import { attachOrEmbed } from './attach.ts';
 import { COMMON_HELP, describeOptions } from './options.ts';
 import { parseCommandArgs } from './parse-args.ts';
+import { printSoul } from './print-soul.ts';
 
-export const AGENTS_USAGE = `Usage: agentbar agents [--json] [--data-dir <dir>]
+export const AGENTS_USAGE = `Usage: agentbar agents [--json] [--soul <id>] [--data-dir <dir>]
 
 Lists the agents of the agent server: id, description, whether it is implemented, its tools (with
 their type: deterministic or decision), its workflows, its active skill, the /commands it
 announced (an ACP agent's, sent to it as messages), its modes (the first is a chat's default) and
 its settings (a model, a reasoning level: each with its values, the default marked *).
-${describeOptions(['json'], 22, 'agents')}
+${describeOptions(['json', 'soul'], 22, 'agents')}
 ${COMMON_HELP}`;
 
 /** The human listing. */
@@ -45,6 +46,7 @@ export async function runAgents(argv: string[]): Promise<number> {
     console.log(AGENTS_USAGE);
     return 0;
   }
+  if (values.soul !== undefined) return printSoul(common.dataDir, values.soul);
   const session = await attachOrEmbed({ dataDir: common.dataDir, flags: common, name: 'agentbar agents' });
   try {
     const agents = session.client.getSnapshot().state!.agents;

@@ -53,12 +53,11 @@ export async function buildAgents(flags: AgentFlags, dataDir: string, agentLog: 
     }
   }
   if (flags.model) {
-    const { createModelAgentFromArgs } = await import('../model-agent/from-args.ts');
-    const id = flags.model.agentId;
-    const made = createModelAgentFromArgs(flags.model, path.resolve(dataDir), process.env, (level, message) => agentLog(id, level, message));
-    agents.push(made.agent);
-    summary.push(`Model agent:     ${made.summary}`);
-    checks.push(made.checkEndpoint);
+    const { createModelAgentsFromArgs } = await import('../model-agent/model-agents-from-args.ts');
+    const made = await createModelAgentsFromArgs(flags.model, path.resolve(dataDir), process.env, agentLog);
+    agents.push(...made.agents);
+    summary.push(...made.summary);
+    checks.push(...made.checks);
   }
   agents.push(...createDemoAgents({ ...(pace ? { paceMs: Number(pace) } : {}), gate: demoGateFromEnv() }));
   return { agents, summary, checks };

@@ -18,7 +18,7 @@ import { describeUnknownAgent } from './unknown-agent.ts';
 import { AttachmentError, readAttachments, type Attachment } from './terminal/read-attachment.ts';
 import { shownOn, stripTerminalControls } from './terminal/terminal-text.ts';
 
-export const CHAT_USAGE = `Usage: agentbar chat -a <agent> [-m <message> [--attach <file>]…] [--session <name>] [--new] [--yes] [--verbose] [--save-files <dir>]
+export const CHAT_USAGE = `Usage: agentbar chat -a <agent> [-m <message> [--attach <file>]…] [--session <name>] [--new] [--yes] [--verbose] [--no-progress] [--save-files <dir>]
 
 Talks to an agent. With -m, sends one message, streams the reply to stdout, prints a completion
 line (to stderr) and exits 0 when the reply is done, 1 when it failed, was stopped or was refused.
@@ -26,7 +26,7 @@ Tool calls, the files a reply carries and how long the agent thought are noted o
 Without -m, reads one message per line from piped input (exiting with the status of the last), or
 opens the interactive chat on a terminal (/help for its commands). Ctrl+C (SIGINT), SIGTERM or
 SIGHUP during a reply stops it and exits 130, 143 or 129.
-${describeOptions(['agent', 'message', 'session', 'new', 'yes', 'verbose', 'save-files', 'attach'])}
+${describeOptions(['agent', 'message', 'session', 'new', 'yes', 'verbose', 'show-progress', 'no-progress', 'save-files', 'attach'])}
 ${COMMON_HELP}`;
 
 function completionLine(result: TurnResult, where: string): string {
@@ -140,7 +140,9 @@ export async function runChat(argv: string[]): Promise<number> {
     if (error instanceof AttachmentError) throw new CliError(error.message, 2);
     throw error;
   }
+  if (values['show-progress'] && values['no-progress']) throw new UsageError('--show-progress and --no-progress: give one of them');
   const out = makeTurnOutput();
+  if (values['no-progress']) out.progress = () => {};
   let attached: Attached;
   try {
     // A server started here logs its problems between the reply's lines, not inside one.

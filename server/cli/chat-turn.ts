@@ -33,6 +33,8 @@ export interface TurnOutput {
   text(chunk: string): void;
   /** Everything else: tool calls, notes (stderr, so a script's stdout is the reply alone). */
   note(line: string): void;
+  /** Tool calls, plans and thinking time (default: `note`); `--no-progress` drops them. */
+  progress?(line: string): void;
 }
 
 /** The user's answer to an approval; `always` only where the call says `alwaysOffered`. */
@@ -203,7 +205,7 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
       }
       if (m.plan) {
         const plan = describePlan(m.plan);
-        if (plan !== lastPlan) out.note(plan);
+        if (plan !== lastPlan) (out.progress ?? out.note)(plan);
         lastPlan = plan;
       }
       m.content.forEach((p, k) => {
@@ -218,7 +220,7 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
           // The thinking stays out of stdout (the answer alone); its time is noted once it is known.
           if (p.durationMs !== undefined && !printed.has(key)) {
             printed.set(key, 1);
-            out.note(`[thought for ${formatThinkingTime(p.durationMs)}]`);
+            (out.progress ?? out.note)(`[thought for ${formatThinkingTime(p.durationMs)}]`);
           }
         } else if (p.type === 'file') {
           if (printed.has(key)) return;
@@ -226,7 +228,7 @@ export async function runTurn(client: SyncClient, options: TurnOptions): Promise
           takeFile(p);
         } else if (p.type === 'tool-call' && toolStates.get(p.toolCallId) !== p.state) {
           toolStates.set(p.toolCallId, p.state);
-          out.note(`[tool ${describeToolCall(p, { verbose: options.verbose })}: ${p.state}]`);
+          (out.progress ?? out.note)(`[tool ${describeToolCall(p, { verbose: options.verbose })}: ${p.state}]`);
           if (p.state === 'awaiting-approval') {
             const noteFailure = (error: unknown) => out.note(`[could not answer the approval: ${reasonOf(error)}]`);
             options.approve(p).then(({ approved, reason, always, optionId }) => {

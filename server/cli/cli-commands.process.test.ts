@@ -77,7 +77,7 @@ describe('version and help', () => {
     expect(await agentbar(['help', 'chats'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'agentbar help: no command called chats (the commands: serve, chat, agents, sessions, sign-in, mcp)\n',
+      stderr: 'agentbar help: no command called chats (the commands: serve, proxy, chat, agents, sessions, sign-in, mcp)\n',
     });
   }, 30_000);
 
@@ -436,6 +436,18 @@ describe('with a server running', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('[tool get_selected_elements: done]');
     expect(run.stdout).toContain('No elements are selected');
+  }, 30_000);
+
+  it('--no-progress leaves the tool notes out of stderr, and keeps the reply and the completion line', async () => {
+    const dir = await h.tmpDir();
+    await spawnServer(dir, { env: { AGENTBAR_DEMO_PACE_MS: '0' } });
+    const run = await agentbar(['chat', '-a', 'demo/guide', '-m', 'docs', '--no-progress', '--data-dir', dir]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Searching the docs');
+    expect(run.stderr).not.toContain('[tool ');
+    expect(run.stderr).toMatch(/✓ done · /);
+    const shown = await agentbar(['chat', '-a', 'demo/guide', '-m', 'docs', '--show-progress', '--data-dir', dir]);
+    expect(shown.stderr).toContain('[tool search_docs');
   }, 30_000);
 
   it('names an ambiguous session with its candidates, and changes nothing', async () => {

@@ -2,8 +2,8 @@
  * `agentbar serve`: the demo agents on one port, until SIGINT / SIGTERM / SIGHUP, which flush the chats,
  * remove the connection file and exit 0.
  */
-import { USAGE } from './options.ts';
-import { parseServeArgs, UsageError } from './parse-args.ts';
+import { PROXY_USAGE, USAGE } from './options.ts';
+import { parseServeArgs, proxyToServeArgs, UsageError } from './parse-args.ts';
 import path from 'node:path';
 import type { AgentDefinition } from '../sdk/agent.ts';
 import { readPackageVersion } from '../host/package-info.ts';
@@ -12,6 +12,7 @@ import { defaultDataDir } from '../host/data-dir.ts';
 /** Each command's help, loaded only when asked for (each command's module is loaded on use). */
 const USAGES: Record<string, () => Promise<string>> = {
   serve: async () => USAGE,
+  proxy: async () => PROXY_USAGE,
   chat: async () => (await import('./chat-command.ts')).CHAT_USAGE,
   agents: async () => (await import('./agents-command.ts')).AGENTS_USAGE,
   sessions: async () => (await import('./sessions-command.ts')).SESSIONS_USAGE,
@@ -64,17 +65,18 @@ export async function main(argv: string[]): Promise<void> {
     process.exit(await runSubcommand(sub, argv.slice(1)));
   }
   let args;
+  const usage = sub === 'proxy' ? PROXY_USAGE : USAGE;
   try {
-    args = parseServeArgs(argv);
+    args = parseServeArgs(sub === 'proxy' ? proxyToServeArgs(argv) : argv);
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`agentbar: ${error.message}\n\n${USAGE}`);
+      console.error(`agentbar: ${error.message}\n\n${usage}`);
       process.exit(2);
     }
     throw error;
   }
   if (args.command === 'help') {
-    console.log(USAGE);
+    console.log(usage);
     return;
   }
   if (args.unsafeExpose) console.error('[agentbar] WARNING: --unsafe-expose: listening beyond loopback. Anyone who can reach this address and learns the token can drive the agent.');
@@ -89,10 +91,13 @@ export async function main(argv: string[]): Promise<void> {
   }
   const agents: AgentDefinition[] = built.agents;
   const modelLine = built.summary.map((line) => `\n  ${line}`).join('');
+  // Shared with the proxy: the codes `agentbar sign-in` asks the server for open either.
+  const signIn = (await import('../edge/sign-in-links.ts')).createSignInLinks();
   try {
     // Loaded here: `--version`, help and usage mistakes answer without loading the server.
     const { startServer } = await import('../server.ts');
     server = await startServer({
+      signIn,
       agents,
       port: args.port,
       host: args.host,
@@ -107,7 +112,22 @@ export async function main(argv: string[]): Promise<void> {
     console.error(`agentbar: cannot start: ${why}`);
     process.exit(1);
   }
-  console.log(`agentbar ${readPackageVersion()} is running.
+  let proxy: { close(): Promise<void> } | null = null;
+  let proxyLines = '';
+  if (args.proxy) {
+    const { startProxyFor } = await import('./proxy-banner.ts');
+    try {
+      const started = await startProxyFor(args.proxy, server, signIn);
+      proxy = started.proxy;
+      proxyLines = started.lines;
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException;
+      console.error(`agentbar: cannot start the proxy: ${e.code === 'EADDRINUSE' ? `port ${args.proxy.port} is in use; try --proxy-port 0 for a free one` : e.message}`);
+      await server.close();
+      process.exit(1);
+    }
+  }
+  console.log(`agentbar ${readPackageVersion()} is running.${proxyLines}
   Demo page:       ${server.signInUrl()}
                    (opens once, within 5 minutes; \`agentbar sign-in\` prints a new one)
   WebSocket:       ${server.url}
@@ -122,7 +142,7 @@ Press Ctrl+C to stop.`);
     stopping = true;
     // After SIGHUP the terminal is gone: writing to it could fail (EIO) before the chats are saved.
     if (signal !== 'SIGHUP') console.log(`\nagentbar: ${signal}, saving chats…`);
-    server.close().then(
+    Promise.all([proxy?.close(), server.close()]).then(
       () => process.exit(0),
       (error) => {
         console.error('agentbar: error while stopping:', error);

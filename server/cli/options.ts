@@ -35,6 +35,16 @@ export const OPTIONS = {
   token: { type: 'string', commands: ['serve'], value: '<value>', help: ['Use this token instead of a new random one (at least 16 characters)'] },
   'unsafe-expose': { type: 'boolean', commands: ['serve'], help: ['Allow a non-loopback --host (anyone who can reach it and learns the token can drive the agent)'] },
   help: { type: 'boolean', short: 'h', commands: EVERY, help: ['Show this help'] },
+  proxy: { type: 'string', commands: ['serve'], value: '<url>', help: ['Also run a proxy in front of this dev server that puts the toolbar in its pages'] },
+  'proxy-port': { type: 'string', commands: ['serve'], value: '<n>', help: ["The proxy's port; 0 picks a free one (default 4478)"] },
+  'insecure-upstream': { type: 'boolean', commands: ['serve'], help: ["Accept the dev server's https certificate unchecked (a self-signed one)"] },
+  config: {
+    type: 'string',
+    commands: EVERY,
+    value: '<file>',
+    help: ["Read options from a JSON or YAML file (keys are the options' names, e.g.", 'base-url; "profiles" holds named sets); the command line wins'],
+  },
+  profile: { type: 'string', commands: EVERY, value: '<name>', help: ['Also read the options of this profile of --config'] },
 
   model: {
     type: 'string',
@@ -49,6 +59,14 @@ export const OPTIONS = {
   system: { type: 'string', commands: EVERY, needsModel: true, value: '<text>', help: ['Its personality: the start of its system prompt'] },
   'skills-dir': { type: 'string', commands: EVERY, needsModel: true, value: '<dir>', help: ['Skills: <dir>/<name>/SKILL.md (default DATA_DIR/skills)'] },
   'reload-skills-each-task': { type: 'boolean', commands: EVERY, needsModel: true, help: ['Read the skills again before every reply (for editing them live)'] },
+  persona: { type: 'string', commands: EVERY, needsModel: true, value: '<name>', help: ['Be the persona DATA_DIR/agents/<name>.md (id persona/<name>); without it,', 'every persona there is served beside the model agent'] },
+  'max-turns': { type: 'string', commands: EVERY, needsModel: true, value: '<n>', help: ['Model steps per reply, each tool round one (default 8)'] },
+  'record-soul': {
+    type: 'boolean',
+    commands: EVERY,
+    needsModel: true,
+    help: ['After each finished reply, one more model call updates the agent\'s soul', '(DATA_DIR/souls/<agent id>.md, read into its prompt in every chat)'],
+  },
   'context-window': {
     type: 'string',
     commands: EVERY,
@@ -84,6 +102,8 @@ export const OPTIONS = {
     commands: ['chat'],
     help: ["Show each tool call's whole input as the agent sent it (its raw JSON), not", 'only its title and the command or file it acts on'],
   },
+  'show-progress': { type: 'boolean', commands: ['chat'], help: ['Note tool calls, plans and thinking time on stderr (the default)'] },
+  'no-progress': { type: 'boolean', commands: ['chat'], help: ['Leave those notes out: stderr gets the completion line, notices and errors'] },
   'save-files': {
     type: 'string',
     commands: ['chat'],
@@ -112,6 +132,12 @@ export const OPTIONS = {
       'wrote each message and when, tool calls and their results (cut at 4,000',
       `characters), attachments by name; the toolbar's "Copy chat" gives the same text`,
     ],
+  },
+  soul: {
+    type: 'string',
+    commands: ['agents'],
+    value: '<id>',
+    help: ["Print the agent's soul and the file it is kept in (edit that file to change it)"],
   },
   json: {
     type: 'boolean',
@@ -181,13 +207,27 @@ function isLines(help: NonNullable<OptionSpec['help']>): help is readonly string
 }
 
 /** The end of the help of every command but `serve`: the options they all take. */
-export const COMMON_HELP = `${describeOptions(['data-dir', 'help'])}
+export const COMMON_HELP = `${describeOptions(['data-dir', 'help', 'config', 'profile'])}
 With no server running on that folder, the command starts one of its own for as long as it runs,
 with the demo agents and, given the flags of \`agentbar serve\` (--model, --base-url, …, --acp,
 --acp-id, --cwd), a model agent and your ACP agents.`;
 
+/** `agentbar proxy`'s help. */
+export const PROXY_USAGE = `Usage: agentbar proxy <url> [options]
+
+Starts the agent server, as \`agentbar serve\` does (with the same options), and a proxy in front of
+the dev server at <url> (http://localhost:3000, https://localhost:5173) that puts the toolbar into
+its pages and passes everything else through: its hot reload's WebSocket, server-sent events,
+redirects and cookies. Open the sign-in address it prints: it opens your app through the proxy
+and keeps that browser signed in. Same as \`agentbar serve --proxy <url>\`.
+
+Options:
+${describeOptions(['proxy-port', 'insecure-upstream', 'port', 'data-dir', 'help'])}
+and the agents' options of \`agentbar serve\` (agentbar help serve).`;
+
 /** `agentbar serve`'s help, which `agentbar help` prints too. */
 export const USAGE = `Usage: agentbar serve [options]
+       agentbar proxy <url> [options]                  (serve, and the toolbar in the pages of the dev server at <url>)
        agentbar agents [--json]                        (list the agents)
        agentbar chat -a <agent> [-m <message>] [--session <name>] [--new] [--yes]
        agentbar sessions [--delete|--export <name>] [--json]   (list, delete or export chats)
@@ -199,11 +239,11 @@ export const USAGE = `Usage: agentbar serve [options]
 Starts the agent server with the demo agents and prints a one-time sign-in address for the demo page.
 
 Options:
-${describeOptions(['port', 'host', 'data-dir', 'allow-origin', 'token', 'unsafe-expose', 'help'])}
+${describeOptions(['port', 'host', 'data-dir', 'allow-origin', 'token', 'unsafe-expose', 'help', 'config', 'profile'])}
 
 A model agent (any OpenAI-compatible endpoint: OpenAI, Ollama, LM Studio, vLLM, llama.cpp server),
 served beside the demo agents:
-${describeOptions(['model', 'base-url', 'api-key-env', 'agent-id', 'system', 'skills-dir', 'reload-skills-each-task', 'context-window', 'price'], 27)}
+${describeOptions(['model', 'base-url', 'api-key-env', 'agent-id', 'system', 'skills-dir', 'reload-skills-each-task', 'persona', 'max-turns', 'record-soul', 'context-window', 'price'], 27)}
 
 Your own coding agent, over the Agent Client Protocol (Claude Code's ACP adapter, Gemini CLI, …):
 ${describeOptions(['acp', 'acp-id', 'cwd'], 27)}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { USAGE } from './options.ts';
-import { parseCommandArgs, parseServeArgs, UsageError } from './parse-args.ts';
+import { parseCommandArgs, parseServeArgs, proxyToServeArgs, UsageError } from './parse-args.ts';
 
 const TOKEN = '0123456789abcdef';
 
@@ -25,6 +25,7 @@ describe('parseServeArgs defaults', () => {
       allowOrigins: [],
       token: undefined,
       unsafeExpose: false,
+      proxy: null,
       model: null,
       acp: [],
       cwd: undefined,
@@ -43,6 +44,7 @@ describe('parseServeArgs: a model agent', () => {
       system: undefined,
       skillsDir: undefined,
       reloadSkillsEachTask: false,
+      recordSoul: false,
       contextWindow: undefined,
     });
   });
@@ -54,7 +56,7 @@ describe('parseServeArgs: a model agent', () => {
 
   it('takes every model option', () => {
     const args = parseServeArgs(['--model=gpt-4o-mini', '--base-url=https://api.openai.com/v1', '--api-key-env', 'MY_KEY', '--agent-id', 'acme/helper', '--system', 'Be brief.', '--skills-dir', '/tmp/skills', '--reload-skills-each-task', '--context-window', '131072', '--price', '0.15/0.60']);
-    expect(args.model).toEqual({ name: 'gpt-4o-mini', others: [], baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'MY_KEY', agentId: 'acme/helper', system: 'Be brief.', skillsDir: '/tmp/skills', reloadSkillsEachTask: true, contextWindow: 131072, price: { input: 0.15, output: 0.6 } });
+    expect(args.model).toEqual({ name: 'gpt-4o-mini', others: [], baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'MY_KEY', agentId: 'acme/helper', system: 'Be brief.', skillsDir: '/tmp/skills', reloadSkillsEachTask: true, recordSoul: false, contextWindow: 131072, price: { input: 0.15, output: 0.6 } });
   });
 
   it('takes --price as input/output, or input/output/cached-input, in USD per million tokens', () => {
@@ -159,6 +161,7 @@ describe('parseServeArgs flags', () => {
       allowOrigins: ['https://x.example'],
       token: TOKEN,
       unsafeExpose: true,
+      proxy: null,
       model: null,
       acp: [],
       cwd: undefined,
@@ -290,5 +293,20 @@ describe('one option table for every command', () => {
   it('puts a flag wider than its column on a line of its own in the help', () => {
     expect(USAGE).toContain(`  --price <in>/<out>[/<cached in>]\n${' '.repeat(29)}Its prices in USD per million tokens`);
     expect(USAGE).toContain('  --reload-skills-each-task  Read the skills again');
+  });
+});
+
+describe('agentbar proxy and serve --proxy', () => {
+  it('reads agentbar proxy URL as serve with --proxy, the proxy on port 4478 by default', () => {
+    const args = parseServeArgs(proxyToServeArgs(['proxy', 'http://localhost:3000', '--port', '0']));
+    expect(args.proxy).toEqual({ upstream: 'http://localhost:3000', port: 4478, insecureUpstream: false });
+    expect(args.port).toBe(0);
+  });
+
+  it('takes --proxy-port and --insecure-upstream with --proxy only', () => {
+    expect(parseServeArgs(['serve', '--proxy', 'https://localhost:5173', '--proxy-port', '0', '--insecure-upstream']).proxy).toEqual({ upstream: 'https://localhost:5173', port: 0, insecureUpstream: true });
+    expect(() => parseServeArgs(['serve', '--insecure-upstream'])).toThrow('--insecure-upstream needs --proxy <url>');
+    expect(() => parseServeArgs(['serve', '--proxy', 'localhost:3000'])).toThrow("needs your dev server's http(s) address");
+    expect(() => proxyToServeArgs(['proxy', '--port', '0'])).toThrow('agentbar proxy needs the address of your dev server first');
   });
 });

@@ -9,6 +9,7 @@ import { splitCommand } from '../acp-agent/split-command.ts';
 import type { ModelPrice } from '../model-agent/model-price.ts';
 import { defaultDataDir } from '../host/data-dir.ts';
 import { findClosest } from './closest-word.ts';
+import { expandConfigArgs } from './config-file.ts';
 import { optionsOf, specOf, type CommandName, type OptionName, type OptionValues } from './options.ts';
 
 export class UsageError extends Error {
@@ -26,6 +27,8 @@ export interface ServeArgs {
   allowOrigins: string[];
   token: string | undefined;
   unsafeExpose: boolean;
+  /** The dev server to run the proxy in front of (`--proxy`, `agentbar proxy URL`); none without it. */
+  proxy: { upstream: string; port: number; insecureUpstream: boolean } | null;
   /** A model agent for an OpenAI-compatible endpoint; null without `--model`. */
   model: ModelArgs | null;
   /** Coding agents over ACP (`--acp`, repeatable), and the folder they work in (`--cwd`). */
@@ -63,6 +66,12 @@ export interface ModelArgs {
   /** Default DATA_DIR/skills. */
   skillsDir: string | undefined;
   reloadSkillsEachTask: boolean;
+  /** `--persona NAME`: the agent is DATA_DIR/agents/NAME.md. */
+  persona: string | undefined;
+  /** `--max-turns N`: model steps per reply. */
+  maxTurns: number | undefined;
+  /** `--record-soul`: one model call after each finished reply updates its soul. */
+  recordSoul: boolean;
   /** Its context window in tokens: the agent then reports how full it is (the toolbar's meter). */
   contextWindow: number | undefined;
   /** Its prices in USD per million tokens: the meter then says what each chat has cost. */
@@ -90,6 +99,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
     allowOrigins: values['allow-origin'] ?? [],
     token: values.token,
     unsafeExpose: values['unsafe-expose'] === true,
+    proxy: buildProxyArgs(values),
     model,
     acp,
     cwd,
@@ -121,7 +131,13 @@ interface GivenOption {
 }
 
 function parseCommandLine(command: CommandName, argv: readonly string[]): CommandLine {
-  const given = readOptions(command, argv);
+  let expanded: string[];
+  try {
+    expanded = expandConfigArgs(command, argv);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const given = readOptions(command, expanded);
   const values = collectValues(given);
   const model = buildModelArgs(values, given);
   const acp = collectAcpArgs(given);
@@ -216,11 +232,41 @@ function buildModelArgs(values: OptionValues, given: readonly GivenOption[]): Mo
     system: values.system,
     skillsDir: values['skills-dir'],
     reloadSkillsEachTask: values['reload-skills-each-task'] === true,
+    persona: values.persona,
+    maxTurns: values['max-turns'] !== undefined ? parseMaxTurns(values['max-turns']) : undefined,
+    recordSoul: values['record-soul'] === true,
     contextWindow: contextWindow !== undefined ? parseContextWindow(contextWindow) : undefined,
     price: values.price !== undefined ? parsePrice(values.price) : undefined,
   };
   if (model.price && !model.contextWindow) throw new UsageError("--price needs --context-window: the cost is shown beside how full the model's context is");
   return model;
+}
+
+/** The proxy's options; `--proxy-port` and `--insecure-upstream` mean nothing without `--proxy`. */
+function buildProxyArgs(values: OptionValues): ServeArgs['proxy'] {
+  const upstream = values.proxy;
+  if (upstream === undefined) {
+    const stray = values['proxy-port'] !== undefined ? '--proxy-port' : values['insecure-upstream'] ? '--insecure-upstream' : null;
+    if (stray) throw new UsageError(`${stray} needs --proxy <url> (or agentbar proxy <url>)`);
+    return null;
+  }
+  const port = values['proxy-port'];
+  return { upstream, port: port === undefined ? 4478 : parsePort(port, '--proxy-port'), insecureUpstream: values['insecure-upstream'] === true };
+}
+
+/**
+ * `agentbar proxy URL [options]` as the `serve` command line it stands for.
+ *
+ * @example proxyToServeArgs(['proxy', 'http://localhost:3000', '--port', '0']) // ['serve', '--proxy', 'http://localhost:3000', '--port', '0']
+ * @throws UsageError without a URL before the options.
+ */
+export function proxyToServeArgs(argv: readonly string[]): string[] {
+  const [, upstream, ...rest] = argv;
+  if (upstream === undefined || upstream.startsWith('-')) {
+    if (rest.includes('--help') || rest.includes('-h') || upstream === '--help' || upstream === '-h') return ['serve', '--help'];
+    throw new UsageError('agentbar proxy needs the address of your dev server first, e.g. agentbar proxy http://localhost:3000');
+  }
+  return ['serve', '--proxy', upstream, ...rest];
 }
 
 /** `model/llama3.2-3b` for `llama3.2:3b`: agent ids are paths of plain characters. */
@@ -266,6 +312,8 @@ function collectAcpArgs(given: readonly GivenOption[]): AcpArgs[] {
 /** What `serve` checks of each value as it reads it (the model's again once all are read). */
 const VALUE_CHECKS: { [K in OptionName]?: (value: string) => unknown } = {
   port: parsePort,
+  'proxy-port': (value) => parsePort(value, '--proxy-port'),
+  proxy: checkUpstream,
   'allow-origin': checkOrigin,
   token: checkToken,
   'base-url': parseBaseUrl,
@@ -273,12 +321,31 @@ const VALUE_CHECKS: { [K in OptionName]?: (value: string) => unknown } = {
   'agent-id': parseAgentId,
   'context-window': parseContextWindow,
   price: parsePrice,
+  'max-turns': parseMaxTurns,
 };
 
-function parsePort(value: string): number {
+/** `--max-turns 12`: model steps per reply, 1 to 100. */
+function parseMaxTurns(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got ${value}`);
+  if (!/^\d+$/.test(value) || n < 1 || n > 100) throw new UsageError(`--max-turns takes the model steps per reply, a number from 1 to 100, got ${value}`);
   return n;
+}
+
+function parsePort(value: string, flag = '--port'): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new UsageError(`${flag} must be a number from 0 to 65535, got ${value}`);
+  return n;
+}
+
+/** `--proxy`: the dev server's http(s) address. */
+function checkUpstream(value: string): void {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // Said below.
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`agentbar proxy needs your dev server's http(s) address, such as http://localhost:3000, got ${value}`);
 }
 
 function checkOrigin(value: string): void {
@@ -364,7 +431,7 @@ function parsePrice(value: string): CommandLinePrice {
 }
 
 /** The words `agentbar` takes as a command, for suggestions. */
-const COMMANDS = ['serve', 'chat', 'agents', 'sessions', 'sign-in', 'mcp', 'help', 'version'] as const;
+const COMMANDS = ['serve', 'proxy', 'chat', 'agents', 'sessions', 'sign-in', 'mcp', 'help', 'version'] as const;
 
 /**
  * "Unknown command", with the command meant when the word is a typo or a plural of one.

@@ -10,7 +10,7 @@ import { ToolDeniedError, type RunContext } from '../sdk/agent.ts';
 import { allowAlways, readAlwaysAllowed } from './agent-state.ts';
 import type { ToolPlace } from './offered-tools.ts';
 import { withoutPicture } from './tool-pictures.ts';
-import { SKILL_TOOLS } from './skill-source.ts';
+import { ASKS_EVERY_TIME } from './note-tools.ts';
 
 const ALWAYS_LABEL = 'Always allow in this chat';
 
@@ -36,9 +36,9 @@ export async function callOfferedTool(ctx: RunContext, name: string, input: unkn
     });
   }
   try {
-    // Switching a skill on always asks (it changes the system prompt); any other tool that asks
+    // Switching a skill on (it changes the system prompt) and adding a note always ask; any other tool that asks
     // may be allowed for the rest of the chat, so a user is not asked twenty times in one task.
-    if (!place.requiresApproval || name === SKILL_TOOLS.activate) {
+    if (!place.requiresApproval || ASKS_EVERY_TIME.has(name)) {
       return await ctx.callTool({ name, input: args, runtime: place.runtime, requiresApproval: place.requiresApproval });
     }
     if (readAlwaysAllowed(ctx).includes(name)) return await ctx.callTool({ name, input: args, runtime: place.runtime });

@@ -7,6 +7,7 @@
  */
 import type { LanguageModel } from 'ai';
 import { defineAgent, type AgentDefinition, type AgentTool, type RunContext } from '../sdk/agent.ts';
+import { readActiveSkill } from './agent-state.ts';
 import { ASK_AGAIN_COMMAND, answerAskAgain, isAskAgain, offersAskAgain } from './ask-again.ts';
 import { DEFAULT_HISTORY_MESSAGES } from './build-prompt.ts';
 import { createModelCatalog } from './model-catalog.ts';
@@ -16,8 +17,13 @@ import { fitUsageToModel } from './report-usage.ts';
 import { buildRunMessages } from './run-prompt.ts';
 import { runSteps, type StepLoop } from './run-steps.ts';
 import type { MemoryOptions } from './session-memory.ts';
+import { createNoteTools } from './note-tools.ts';
+import type { Persona } from './personas.ts';
+import { createSkillContext } from './skill-context.ts';
 import { createSkillSource } from './skill-source.ts';
 import { createSkillTools } from './skill-tools.ts';
+import { createSoulKeeper } from './soul-keeper.ts';
+import type { SoulOptions } from './souls.ts';
 
 /** A tool of the agent's own: runs in the server (`execute`), offered to the model with its schema. */
 export interface ModelAgentTool extends AgentTool {
@@ -74,6 +80,20 @@ export interface ModelAgentOptions {
   memory?: MemoryOptions | false;
   /** A skills folder (`<dir>/<name>/SKILL.md`); `reloadEachTask` reads it again before every run. */
   skills?: { dir: string; reloadEachTask?: boolean };
+  /**
+   * A persona (`loadPersonas`): its prompt is the system prompt (unless `system` is given), its
+   * `skills` the only ones it may switch on, its personality the seed of its soul.
+   */
+  persona?: Persona;
+  /**
+   * A knowledge store, `<dir>/*.md` with #tags: the tools search_knowledge, read_note and add_note
+   * (which asks first and never replaces a note); a note tagged `#skill:<name> #prompt` is a skill.
+   */
+  notes?: { dir: string };
+  /** Its soul and its tasks across chats, kept in `dir` (see `SoulOptions`). */
+  soul?: SoulOptions;
+  /** The folder a skill's `context.files` are read in and its `context.command` runs in. Default: the current folder. */
+  workDir?: string;
   /** For readable errors: where the model lives. */
   baseUrl?: string;
   temperature?: number;
@@ -96,9 +116,16 @@ export interface ModelAgentOptions {
 export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
   const catalog = createModelCatalog(options);
   const log = options.log ?? ((level, message) => (level === 'info' ? undefined : console.error(`[agentbar ${options.id}] ${message}`)));
-  const skills = createSkillSource(options.skills, log);
-  const ownTools = options.tools ?? [];
-  const toolsAsk = offersAskAgain(ownTools, options.pageToolApproval);
+  const { persona, notes } = options;
+  const skills = createSkillSource(
+    options.skills || notes || persona?.skills ? { ...options.skills, ...(notes ? { notesDir: notes.dir } : {}), ...(persona?.skills ? { allowed: persona.skills } : {}) } : undefined,
+    log,
+  );
+  const ownTools = [...(notes ? createNoteTools(notes.dir) : []), ...(options.tools ?? [])];
+  // add_note asks every time: only the agent's own tools can be allowed for a chat, and undone.
+  const toolsAsk = offersAskAgain(options.tools ?? [], options.pageToolApproval);
+  const souls = createSoulKeeper(options.soul, { id: options.id, ...(persona?.personality ? { seed: persona.personality } : {}), ...(options.memory !== undefined ? { memory: options.memory } : {}) }, log);
+  const skillContext = createSkillContext(options.workDir ?? process.cwd());
   const refused = createRefusedModels();
   const loop: StepLoop = {
     maxSteps: Math.max(1, options.maxSteps ?? 8),
@@ -106,9 +133,10 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     temperature: options.temperature,
     maxOutputTokens: options.maxOutputTokens,
     splitThinkTags: options.splitThinkTags ?? true,
-    prompt: { id: options.id, system: options.system, memory: options.memory },
+    prompt: { id: options.id, system: options.system ?? persona?.prompt, memory: options.memory },
     tools: { ownTools, pageTools: options.pageTools, pageToolApproval: options.pageToolApproval },
     skills,
+    extras: async (ctx, all) => ({ ...(await souls.read(ctx)), skillContext: await skillContext.forStep(ctx, all.find((s) => s.name === readActiveSkill(ctx)) ?? null) }),
     refused,
     baseUrl: options.baseUrl,
     log,
@@ -126,7 +154,8 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     try {
       await skills.beforeRun();
       const messages = buildRunMessages(ctx, options.id, historyMessages, refused.media.has(chosen.id));
-      await runSteps(ctx, { chosen, messages, toolsRefused }, loop);
+      const reply = await runSteps(ctx, { chosen, messages, toolsRefused }, loop);
+      if (reply !== null) souls.afterTask(ctx, chosen.model, reply);
     } finally {
       current = null;
     }

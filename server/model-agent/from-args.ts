@@ -8,6 +8,7 @@ import type { AgentDefinition } from '../sdk/agent.ts';
 import type { CommandLinePrice, ModelArgs } from '../cli/parse-args.ts';
 import { checkModelEndpoint } from './check-endpoint.ts';
 import { createModelAgent } from './create-model-agent.ts';
+import type { Persona } from './personas.ts';
 
 /** `$0.15 in, $0.60 out per million tokens` for the start banner. */
 function describePrice(price: CommandLinePrice): string {
@@ -19,6 +20,8 @@ function describePrice(price: CommandLinePrice): string {
  * The agent, its line in the start banner, and `checkEndpoint`, which logs what the endpoint's
  * model list says (run it once the server listens; it never throws).
  *
+ * With `persona`, the agent is that persona: its id, description, prompt, model and skills.
+ *
  * @example const { agent, summary, checkEndpoint } = createModelAgentFromArgs(args.model, dataDir);
  */
 export function createModelAgentFromArgs(
@@ -26,7 +29,9 @@ export function createModelAgentFromArgs(
   dataDir: string,
   env: NodeJS.ProcessEnv = process.env,
   log: (level: 'info' | 'warn' | 'error', message: string) => void = (level, message) => console.error(`[agentbar ${args.agentId}] ${level}: ${message}`),
+  persona?: Persona,
 ): { agent: AgentDefinition; summary: string; checkEndpoint: () => Promise<void> } {
+  if (persona) args = { ...args, agentId: persona.id, name: persona.model ?? args.name, others: persona.model ? [] : args.others, system: undefined };
   const apiKey = env[args.apiKeyEnv] || undefined;
   // Token counts are asked for only with a window to measure them against: a server that does not
   // know stream_options could refuse every request for it.
@@ -34,12 +39,16 @@ export function createModelAgentFromArgs(
   const skillsDir = path.resolve(args.skillsDir ?? path.join(dataDir, 'skills'));
   const agent = createModelAgent({
     id: args.agentId,
-    description: `${args.name} at ${args.baseUrl}`,
+    description: persona?.description ?? `${args.name} at ${args.baseUrl}`,
     model: provider(args.name),
     ...(args.others.length ? { models: args.others.map((name) => ({ id: name, model: provider(name) })) } : {}),
     baseUrl: args.baseUrl,
     ...(args.system ? { system: args.system } : {}),
     skills: { dir: skillsDir, reloadEachTask: args.reloadSkillsEachTask },
+    notes: { dir: path.join(path.resolve(dataDir), 'notes') },
+    soul: { dir: path.join(path.resolve(dataDir), 'souls'), record: args.recordSoul },
+    ...(persona ? { persona } : {}),
+    ...(args.maxTurns !== undefined ? { maxSteps: args.maxTurns } : {}),
     ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}),
     ...(args.price ? { price: args.price } : {}),
     log,

@@ -11,7 +11,8 @@ import { describeModelError } from './describe-model-error.ts';
 import type { ChosenModel } from './model-catalog.ts';
 import { buildOfferedTools, offerNoTools, type ToolOffer } from './offered-tools.ts';
 import { planRetry, type RefusedModels } from './refusal-retry.ts';
-import { buildSystemPrompt, type PromptOptions } from './run-prompt.ts';
+import { buildSystemPrompt, type PromptExtras, type PromptOptions } from './run-prompt.ts';
+import type { Skill } from './skills.ts';
 import type { SkillSource } from './skill-source.ts';
 import { streamStep } from './stream-step.ts';
 import { picturesMessage } from './tool-pictures.ts';
@@ -26,6 +27,8 @@ export interface StepLoop {
   prompt: PromptOptions;
   tools: ToolOffer;
   skills: SkillSource;
+  /** What each step adds to the prompt from outside the chat (soul, other chats, skill context). */
+  extras?: (ctx: RunContext, skills: readonly Skill[]) => Promise<PromptExtras>;
   refused: RefusedModels;
   baseUrl: string | undefined;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
@@ -45,12 +48,13 @@ function noticeCutOff(ctx: RunContext, maxOutputTokens: number | undefined): voi
 }
 
 /**
- * Runs the steps of one run into its reply. Throws a readable Error when the model fails, and an
+ * Runs the steps of one run into its reply: the final text once the model answers without calls,
+ * null when it was stopped after `maxSteps`. Throws a readable Error when the model fails, and an
  * AbortError on Stop.
  *
  * @example await runSteps(ctx, { chosen, messages, toolsRefused: false }, loop);
  */
-export async function runSteps(ctx: RunContext, start: RunStart, loop: StepLoop): Promise<void> {
+export async function runSteps(ctx: RunContext, start: RunStart, loop: StepLoop): Promise<string | null> {
   const { chosen } = start;
   let { messages, toolsRefused } = start;
   for (let step = 0; step < loop.maxSteps; step++) {
@@ -58,7 +62,7 @@ export async function runSteps(ctx: RunContext, start: RunStart, loop: StepLoop)
     const { set, places } = toolsRefused ? offerNoTools() : buildOfferedTools(ctx, skills, loop.tools);
     const result = await streamStep(ctx, {
       model: chosen.model,
-      system: buildSystemPrompt(ctx, skills, loop.prompt, toolsRefused),
+      system: buildSystemPrompt(ctx, skills, loop.prompt, toolsRefused, (await loop.extras?.(ctx, skills)) ?? {}),
       messages,
       tools: set,
       maxRetries: loop.maxRetries,
@@ -78,7 +82,7 @@ export async function runSteps(ctx: RunContext, start: RunStart, loop: StepLoop)
       continue;
     }
     if (result.cutOff) noticeCutOff(ctx, loop.maxOutputTokens);
-    if (result.calls.length === 0) return;
+    if (result.calls.length === 0) return result.text;
     const { text, calls } = result;
     messages.push({
       role: 'assistant',
@@ -96,4 +100,5 @@ export async function runSteps(ctx: RunContext, start: RunStart, loop: StepLoop)
     if (pictures) messages.push(pictures);
   }
   ctx.reply.notice({ title: `Stopped after ${loop.maxSteps} model steps`, description: 'Send a message to go on.' });
+  return null;
 }

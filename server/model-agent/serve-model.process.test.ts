@@ -45,7 +45,7 @@ describe('agentbar serve --model', () => {
     const agents = (await (await fetch(`${server.httpUrl}/agents`, { headers: { Authorization: `Bearer ${server.token}` } })).json()) as AgentInfo[];
     const model = agents.find((a) => a.id === 'model/fake-model-7b');
     expect(model).toMatchObject({ implemented: true, description: `fake-model:7b at ${fake.baseUrl}` });
-    expect(model!.tools.map((t) => t.name)).toEqual(['activate_skill', 'deactivate_skill']);
+    expect(model!.tools.map((t) => t.name)).toEqual(['activate_skill', 'deactivate_skill', 'search_knowledge', 'read_note', 'add_note']);
     expect(agents.map((a) => a.id)).toContain('demo/guide');
 
     const client = await TestClient.connect(server);

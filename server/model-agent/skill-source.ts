@@ -2,6 +2,7 @@
  * Where a model agent's skills come from: the folder read once and cached, or again before every
  * run (`reloadEachTask`, for people editing skills live). Broken files are logged with their path.
  */
+import { loadNoteSkills } from './note-skills.ts';
 import { loadSkills, type Skill } from './skills.ts';
 
 export const SKILL_TOOLS = { activate: 'activate_skill', deactivate: 'deactivate_skill' } as const;
@@ -13,18 +14,30 @@ export interface SkillSource {
   beforeRun(): Promise<void>;
 }
 
-export function createSkillSource(
-  options: { dir: string; reloadEachTask?: boolean } | undefined,
-  log: (level: 'info' | 'warn' | 'error', message: string) => void,
-): SkillSource {
+/** Where skills are read: a skills folder, notes tagged `#skill:<name> #prompt`, and the ones a persona may use. */
+export interface SkillSourceOptions {
+  dir?: string;
+  reloadEachTask?: boolean;
+  notesDir?: string;
+  /** Only these skills (a persona's `skills`); absent: all. */
+  allowed?: readonly string[];
+}
+
+/**
+ * @example const skills = createSkillSource({ dir: path.join(dataDir, 'skills') }, log);
+ */
+export function createSkillSource(options: SkillSourceOptions | undefined, log: (level: 'info' | 'warn' | 'error', message: string) => void): SkillSource {
   let loaded: Promise<Skill[]> | null = null;
-  const load = () =>
-    (loaded = options
-      ? loadSkills(options.dir).then(({ skills, errors }) => {
-          for (const e of errors) log('error', `Skill not loaded: ${e}`);
-          return skills;
-        })
-      : Promise.resolve([]));
+  const readAll = async (): Promise<Skill[]> => {
+    const { skills, errors } = options?.dir ? await loadSkills(options.dir) : { skills: [], errors: [] };
+    for (const e of errors) log('error', `Skill not loaded: ${e}`);
+    for (const s of options?.notesDir ? await loadNoteSkills(options.notesDir) : []) {
+      if (skills.some((k) => k.name === s.name)) log('warn', `Skill not loaded: ${s.file}: another skill is already named "${s.name}"`);
+      else skills.push(s);
+    }
+    return options?.allowed ? skills.filter((s) => options.allowed!.includes(s.name)) : skills;
+  };
+  const load = () => (loaded = options ? readAll() : Promise.resolve([]));
   // Read once at start, so a broken file is reported when the server starts, not at first use.
   if (options) void load();
   return {

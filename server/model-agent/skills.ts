@@ -5,7 +5,8 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { readStringList, splitFrontMatter } from './front-matter.ts';
+import { readSkillContext, type SkillContextSpec } from './skill-context-spec.ts';
 
 export interface Skill {
   name: string;
@@ -14,8 +15,10 @@ export interface Skill {
   tools: string[];
   /** Added to the system prompt while active. */
   prompt: string;
-  /** The SKILL.md it came from. */
+  /** The SKILL.md (or the note) it came from. */
   file: string;
+  /** What to fetch into the prompt while it is active (skill-context.ts). */
+  context?: SkillContextSpec;
 }
 
 export interface LoadedSkills {
@@ -34,24 +37,14 @@ const MAX_SKILL_BYTES = 64 * 1024;
  * @example parseSkill('---\nname: review\ndescription: Reviews a diff\n---\nYou review diffs.', 'review', 'skills/review/SKILL.md')
  */
 export function parseSkill(text: string, folderName: string, file: string): Skill {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text.replace(/^\uFEFF/, ''));
-  if (!m) throw new Error('no front matter: the file must start with a line "---", then YAML, then "---"');
-  let meta: unknown;
-  try {
-    meta = parseYaml(m[1]!);
-  } catch (error) {
-    throw new Error(`front matter is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
-  }
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) throw new Error('front matter must be a YAML mapping (name: …, description: …)');
-  const fields = meta as Record<string, unknown>;
+  const { fields, body } = splitFrontMatter(text);
   const name = fields.name ?? folderName;
   if (typeof name !== 'string' || !NAME.test(name)) throw new Error(`"name" must be lower-case letters, digits, "-" or "_" (got ${JSON.stringify(name)})`);
   if (typeof fields.description !== 'string' || !fields.description.trim()) throw new Error('"description" is missing: say in one line what the skill is for');
-  const tools = fields.tools ?? [];
-  if (!Array.isArray(tools) || !tools.every((t) => typeof t === 'string')) throw new Error('"tools" must be a list of tool names');
-  const prompt = m[2]!.trim();
+  const tools = readStringList(fields, 'tools', 'tool names');
+  const prompt = body;
   if (!prompt) throw new Error('the skill has no prompt after its front matter');
-  return { name, description: fields.description.trim(), tools: tools as string[], prompt, file };
+  return { name, description: fields.description.trim(), tools, prompt, file, ...readSkillContext(fields) };
 }
 
 /**
