@@ -59,12 +59,18 @@ async function writeSkill(dir: string, name: string, frontMatter: string, prompt
   await writeFile(path.join(dir, name, 'SKILL.md'), `---\nname: ${name}\n${frontMatter}\n---\n${prompt}\n`);
 }
 
+/** The skills `review` and `deploy` in `<root>/skills`. */
+async function writeReviewAndDeploy(root: string): Promise<string> {
+  const skills = path.join(root, 'skills');
+  await writeSkill(skills, 'review', 'description: Reviews code', 'Review.');
+  await writeSkill(skills, 'deploy', 'description: Deploys', 'Deploy.');
+  return skills;
+}
+
 describe('personas', () => {
   it('serves DATA_DIR/agents/<name>.md as persona/<name>: its prompt, its personality as the soul seed, only its skills', async () => {
     const root = await h.tmpDir();
-    const skills = path.join(root, 'skills');
-    await writeSkill(skills, 'review', 'description: Reviews code', 'Review.');
-    await writeSkill(skills, 'deploy', 'description: Deploys', 'Deploy.');
+    const skills = await writeReviewAndDeploy(root);
     await mkdir(path.join(root, 'agents'));
     await writeFile(path.join(root, 'agents', 'reviewer.md'), '---\ndescription: A strict reviewer\nskills: [review]\npersonality: Dry humour, short sentences.\n---\nYou are Rev, a strict code reviewer.\n');
     await writeFile(path.join(root, 'agents', 'broken.md'), 'no front matter');
@@ -79,6 +85,79 @@ describe('personas', () => {
         'SOUL (who you are and what you have learned in earlier sessions):\nDry humour, short sentences.\n\n' +
         'Skills you can ask the user to switch on with activate_skill (one at a time):\n- review: Reviews code',
     );
+  });
+});
+
+describe('persona files edited while the server runs', () => {
+  it('reads an edited persona before its next reply: prompt, skills and personality; a broken edit keeps the last version, reported with the path', async () => {
+    const root = await h.tmpDir();
+    const skills = await writeReviewAndDeploy(root);
+    const file = path.join(root, 'agents', 'reviewer.md');
+    await mkdir(path.dirname(file));
+    await writeFile(file, '---\ndescription: A strict reviewer\nskills: [review]\n---\nYou are Rev.\n');
+    const persona = (await loadPersonas(path.dirname(file))).personas[0]!;
+    const logged: string[] = [];
+    const { fake, server, client, chatId } = await serve({ id: persona.id, description: persona.description, persona, skills: { dir: skills }, log: (level, message) => logged.push(`${level}: ${message}`) });
+    await send(server, client, chatId, 'one');
+    expect(fake.systemOf(0)).toBe('You are Rev.\n\nSkills you can ask the user to switch on with activate_skill (one at a time):\n- review: Reviews code');
+    await writeFile(file, '---\ndescription: A kind reviewer\nskills: [deploy]\npersonality: Warm.\n---\nYou are Kind Rev, who reviews gently.\n');
+    await send(server, client, chatId, 'two');
+    const system = fake.systemOf(1);
+    expect(system.slice(0, system.indexOf('\n\nSESSION_CONTEXT'))).toBe(
+      'You are Kind Rev, who reviews gently.\n\nSOUL (who you are and what you have learned in earlier sessions):\nWarm.\n\n' +
+        'Skills you can ask the user to switch on with activate_skill (one at a time):\n- deploy: Deploys',
+    );
+    expect(logged).toContain(`info: Persona reloaded: ${file}`);
+    await writeFile(file, 'no front matter any more');
+    await send(server, client, chatId, 'three');
+    await send(server, client, chatId, 'four');
+    expect(fake.systemOf(3)).toMatch(/^You are Kind Rev, who reviews gently\.\n\nSOUL/);
+    expect(logged.filter((l) => l.startsWith('error:'))).toEqual([`error: Persona not reloaded: ${file}: no front matter: the file must start with a line "---", then YAML, then "---"; it keeps its last version`]);
+  });
+});
+
+describe('/soul', () => {
+  it('shows, replaces (bounded) and clears the soul without the model, and the next reply\'s prompt has it', async () => {
+    const souls = path.join(await h.tmpDir(), 'souls');
+    const file = path.join(souls, 'test', 'agent.md');
+    const { fake, server, client, chatId } = await serve({ soul: { dir: souls, maxChars: 40 } });
+    expect(server.store.state.agents[0]!.commands).toEqual([{ name: 'soul', description: 'Show this agent\'s soul (what it keeps across sessions); "set <text>" replaces it, "clear" empties it', hint: 'set <text> | clear' }]);
+    const usage = '`/soul` shows it, `/soul set <text>` replaces it, `/soul clear` empties it.';
+    const where = `\`${file}\`, read before every reply, at most 40 characters`;
+    const lastText = () => textOf(activeMessages(server.store.state).at(-1));
+
+    await send(server, client, chatId, '/soul');
+    expect(lastText()).toBe(`\`test/agent\` has no soul yet (${where}). ${usage}`);
+    await send(server, client, chatId, '/soul set - Prefers tabs.\n- Ships on Fridays, and writes long, careful notes.');
+    expect(lastText()).toBe(`The soul of \`test/agent\` is now (\`${file}\`):\n\n- Prefers tabs.\n- Ships on Fridays, and…\n\nIt was cut to 40 characters (of 67): a soul holds no more.`);
+    expect(await readFile(file, 'utf8')).toBe('- Prefers tabs.\n- Ships on Fridays, and…\n');
+    await send(server, client, chatId, '/soul');
+    expect(lastText()).toBe(`The soul of \`test/agent\` (${where}):\n\n- Prefers tabs.\n- Ships on Fridays, and…\n\n${usage}`);
+    expect(fake.requests).toHaveLength(0);
+
+    await send(server, client, chatId, 'hello');
+    expect(fake.systemOf(0)).toContain('\n\nSOUL (who you are and what you have learned in earlier sessions):\n- Prefers tabs.\n- Ships on Fridays, and…\n\n');
+    await send(server, client, chatId, '/soul clear');
+    expect(lastText()).toBe(`The soul of \`test/agent\` is empty now (\`${file}\` removed).`);
+    await send(server, client, chatId, '/soul forget');
+    expect(lastText()).toBe(`\`/soul forget\` is not a soul command. ${usage}`);
+    await send(server, client, chatId, 'again');
+    expect(fake.requests).toHaveLength(2);
+    expect(fake.systemOf(1)).not.toContain('SOUL');
+  });
+
+  it('waits for a recording under way, so the recording does not overwrite an edit', async () => {
+    const souls = path.join(await h.tmpDir(), 'souls');
+    const finish: ((soul: string) => void)[] = [];
+    const { fake, server, client, chatId } = await serve({ soul: { dir: souls, record: () => new Promise<string>((resolve) => finish.push(resolve)) } });
+    await send(server, client, chatId, 'tea');
+    await waitUntil(() => finish.length === 1, 'the recording');
+    await client.ok('message.send', userMessage(chatId, '/soul set - Mine.', { agent: 'test/agent' }));
+    finish[0]!('- Recorded.');
+    await waitUntil(() => server.store.state.run === null, 'the answer');
+    await send(server, client, chatId, 'hello');
+    expect(fake.systemOf(1)).toContain('SOUL (who you are and what you have learned in earlier sessions):\n- Mine.\n\n');
+    expect(await readFile(path.join(souls, 'test', 'agent.md'), 'utf8')).toBe('- Mine.\n');
   });
 });
 

@@ -18,12 +18,14 @@ import { buildRunMessages } from './run-prompt.ts';
 import { runSteps, type StepLoop } from './run-steps.ts';
 import type { MemoryOptions } from './session-memory.ts';
 import { createNoteTools } from './note-tools.ts';
+import { watchPersonaFile } from './persona-file.ts';
 import type { Persona } from './personas.ts';
 import { createSkillContext } from './skill-context.ts';
 import { createSkillSource } from './skill-source.ts';
 import { createSkillTools } from './skill-tools.ts';
+import { isSoulCommand, answerSoulCommand, SOUL_COMMAND } from './soul-command.ts';
 import { createSoulKeeper } from './soul-keeper.ts';
-import type { SoulOptions } from './souls.ts';
+import { DEFAULT_SOUL_CHARS, type SoulOptions } from './souls.ts';
 
 /** A tool of the agent's own: runs in the server (`execute`), offered to the model with its schema. */
 export interface ModelAgentTool extends AgentTool {
@@ -82,7 +84,8 @@ export interface ModelAgentOptions {
   skills?: { dir: string; reloadEachTask?: boolean };
   /**
    * A persona (`loadPersonas`): its prompt is the system prompt (unless `system` is given), its
-   * `skills` the only ones it may switch on, its personality the seed of its soul.
+   * `skills` the only ones it may switch on, its personality the seed of its soul. Its file is
+   * read again before a reply when it changed (its id and model stay until a restart).
    */
   persona?: Persona;
   /**
@@ -90,7 +93,7 @@ export interface ModelAgentOptions {
    * (which asks first and never replaces a note); a note tagged `#skill:<name> #prompt` is a skill.
    */
   notes?: { dir: string };
-  /** Its soul and its tasks across chats, kept in `dir` (see `SoulOptions`). */
+  /** Its soul and its tasks across chats, kept in `dir` (see `SoulOptions`); the `/soul` command shows and edits it. */
   soul?: SoulOptions;
   /** The folder a skill's `context.files` are read in and its `context.command` runs in. Default: the current folder. */
   workDir?: string;
@@ -116,15 +119,20 @@ export interface ModelAgentOptions {
 export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
   const catalog = createModelCatalog(options);
   const log = options.log ?? ((level, message) => (level === 'info' ? undefined : console.error(`[agentbar ${options.id}] ${message}`)));
-  const { persona, notes } = options;
+  const { notes } = options;
+  // The persona as its file says before this reply: its prompt, skills and personality.
+  let persona = options.persona;
+  const personaFile = persona ? watchPersonaFile(persona, log) : null;
   const skills = createSkillSource(
-    options.skills || notes || persona?.skills ? { ...options.skills, ...(notes ? { notesDir: notes.dir } : {}), ...(persona?.skills ? { allowed: persona.skills } : {}) } : undefined,
+    options.skills || notes || persona?.skills ? { ...options.skills, ...(notes ? { notesDir: notes.dir } : {}), ...(persona ? { allowed: () => persona?.skills } : {}) } : undefined,
     log,
   );
   const ownTools = [...(notes ? createNoteTools(notes.dir) : []), ...(options.tools ?? [])];
   // add_note asks every time: only the agent's own tools can be allowed for a chat, and undone.
   const toolsAsk = offersAskAgain(options.tools ?? [], options.pageToolApproval);
-  const souls = createSoulKeeper(options.soul, { id: options.id, ...(persona?.personality ? { seed: persona.personality } : {}), ...(options.memory !== undefined ? { memory: options.memory } : {}) }, log);
+  const seed = () => persona?.personality;
+  const souls = createSoulKeeper(options.soul, { id: options.id, seed, ...(options.memory !== undefined ? { memory: options.memory } : {}) }, log);
+  const soulStore = options.soul ? { dir: options.soul.dir, agentId: options.id, maxChars: options.soul.maxChars ?? DEFAULT_SOUL_CHARS, seed, settled: souls.settled } : null;
   const skillContext = createSkillContext(options.workDir ?? process.cwd());
   const refused = createRefusedModels();
   const loop: StepLoop = {
@@ -133,7 +141,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     temperature: options.temperature,
     maxOutputTokens: options.maxOutputTokens,
     splitThinkTags: options.splitThinkTags ?? true,
-    prompt: { id: options.id, system: options.system ?? persona?.prompt, memory: options.memory },
+    prompt: { id: options.id, system: options.system, memory: options.memory },
     tools: { ownTools, pageTools: options.pageTools, pageToolApproval: options.pageToolApproval },
     skills,
     extras: async (ctx, all) => ({ ...(await souls.read(ctx)), skillContext: await skillContext.forStep(ctx, all.find((s) => s.name === readActiveSkill(ctx)) ?? null) }),
@@ -148,13 +156,16 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
   async function run(ctx: RunContext): Promise<void> {
     current = ctx;
     if (toolsAsk && isAskAgain(ctx.text)) return answerAskAgain(ctx);
+    if (soulStore && isSoulCommand(ctx.text)) return answerSoulCommand(ctx, soulStore);
+    if (personaFile) persona = await personaFile.get();
     const chosen = catalog.choose(ctx.settings);
     fitUsageToModel(ctx, chosen.contextWindow);
     const toolsRefused = refused.tools.has(chosen.id);
     try {
       await skills.beforeRun();
       const messages = buildRunMessages(ctx, options.id, historyMessages, refused.media.has(chosen.id));
-      const reply = await runSteps(ctx, { chosen, messages, toolsRefused }, loop);
+      const prompt = { ...loop.prompt, system: options.system ?? persona?.prompt };
+      const reply = await runSteps(ctx, { chosen, messages, toolsRefused }, { ...loop, prompt });
       if (reply !== null) souls.afterTask(ctx, chosen.model, reply);
     } finally {
       current = null;
@@ -166,7 +177,7 @@ export function createModelAgent(options: ModelAgentOptions): AgentDefinition {
     description: options.description,
     tools: [...createSkillTools(skills, () => current), ...ownTools],
     ...(catalog.settings.length ? { settings: catalog.settings } : {}),
-    ...(toolsAsk ? { commands: [ASK_AGAIN_COMMAND] } : {}),
+    ...(toolsAsk || soulStore ? { commands: [...(toolsAsk ? [ASK_AGAIN_COMMAND] : []), ...(soulStore ? [SOUL_COMMAND] : [])] } : {}),
     run,
   });
 }

@@ -57,6 +57,17 @@ export function parsePersona(text: string, name: string, file: string): Persona 
 }
 
 /**
+ * Reads and parses one persona file, named by its file name. Throws an Error that says what is wrong (without the path).
+ *
+ * @example const persona = await readPersona(path.join(dataDir, 'agents', 'reviewer.md'));
+ */
+export async function readPersona(file: string): Promise<Persona> {
+  const buffer = await readFile(file);
+  if (buffer.length > MAX_PERSONA_BYTES) throw new Error(`larger than ${MAX_PERSONA_BYTES / 1024} KiB`);
+  return parsePersona(buffer.toString('utf8'), path.basename(file, '.md'), file);
+}
+
+/**
  * Reads every `<dir>/<name>.md`. A missing folder is no personas and no error.
  *
  * @example const { personas, errors } = await loadPersonas(path.join(dataDir, 'agents'));
@@ -74,9 +85,7 @@ export async function loadPersonas(dir: string): Promise<{ personas: Persona[]; 
   for (const entry of names) {
     const file = path.join(dir, entry);
     try {
-      const buffer = await readFile(file);
-      if (buffer.length > MAX_PERSONA_BYTES) throw new Error(`larger than ${MAX_PERSONA_BYTES / 1024} KiB`);
-      const persona = parsePersona(buffer.toString('utf8'), entry.slice(0, -3), file);
+      const persona = await readPersona(file);
       if (ids.has(persona.id)) throw new Error(`another persona is already ${persona.id}`);
       ids.add(persona.id);
       result.personas.push(persona);

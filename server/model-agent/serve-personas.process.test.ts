@@ -1,7 +1,8 @@
 /**
  * `agentbar serve --model …` with what DATA_DIR holds, as a user runs it: the real CLI in a child
  * process, the local chat-completions stand-in, a wire client. The default skills folder, skills
- * read once per session, `--skills-dir`, personas, `--persona`, `--max-turns`, `agents --soul`.
+ * read once per session, `--skills-dir`, personas (edited while it runs), `--persona`, `--max-turns`,
+ * `agents --soul` and `/soul`.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -98,6 +99,27 @@ describe('agentbar serve --model with a data folder', () => {
     expect(fake.requests).toHaveLength(1);
     expect(reply.role === 'assistant' && reply.notices?.map((n) => n.title)).toEqual(['Stopped after 1 model steps']);
     expect(textOf(reply)).toBe('');
+  }, 30_000);
+
+  it('offers /soul in agentbar chat, and reads an edited persona before its next reply; a new persona file is logged', async () => {
+    const fake = await startFake();
+    const dataDir = await h.tmpDir();
+    await writePersona(dataDir);
+    const server = await spawnServer(dataDir, { args: ['--port', '0', '--model', 'fake-model:7b', '--base-url', fake.baseUrl] });
+    const soul = { name: 'soul', description: 'Show this agent\'s soul (what it keeps across sessions); "set <text>" replaces it, "clear" empties it', hint: 'set <text> | clear' };
+    expect((await listAgents(server)).slice(0, 2).map((a) => a.commands)).toEqual([[soul], [soul]]);
+    const chat = runCli(['chat', '-a', 'persona/reviewer', '-m', '/soul set - Likes tabs.', '--data-dir', dataDir]);
+    expect((await chat.exited).code).toBe(0);
+    expect(chat.stdout).toContain(path.join(dataDir, 'souls', 'persona', 'reviewer.md'));
+    expect(chat.stdout).toContain('- Likes tabs.');
+    expect(fake.requests).toHaveLength(0);
+    await writeFile(path.join(dataDir, 'agents', 'reviewer.md'), '---\ndescription: A strict reviewer\n---\nYou are Rev, edited.\n');
+    await writeFile(path.join(dataDir, 'agents', 'tester.md'), '---\ndescription: Writes tests\n---\nYou are Tess.\n');
+    const client = await connect(server);
+    await chatOnce(client, 'persona/reviewer', 'review');
+    expect(fake.systemOf(0)).toBe('You are Rev, edited.\n\nSOUL (who you are and what you have learned in earlier sessions):\n- Likes tabs.');
+    const added = `[agentbar model/fake-model-7b] warn: New persona file ${path.join(dataDir, 'agents', 'tester.md')}: it is served after a restart`;
+    await waitUntil(() => server.stderr.includes(added), 'the log line');
   }, 30_000);
 
   it('refuses a --persona that is not there, naming the file', async () => {

@@ -19,8 +19,8 @@ export interface SkillSourceOptions {
   dir?: string;
   reloadEachTask?: boolean;
   notesDir?: string;
-  /** Only these skills (a persona's `skills`); absent: all. */
-  allowed?: readonly string[];
+  /** Only these skills (a persona's `skills`, read before each use: it may be edited); undefined: all. */
+  allowed?: () => readonly string[] | undefined;
 }
 
 /**
@@ -35,14 +35,18 @@ export function createSkillSource(options: SkillSourceOptions | undefined, log: 
       if (skills.some((k) => k.name === s.name)) log('warn', `Skill not loaded: ${s.file}: another skill is already named "${s.name}"`);
       else skills.push(s);
     }
-    return options?.allowed ? skills.filter((s) => options.allowed!.includes(s.name)) : skills;
+    return skills;
+  };
+  const only = (skills: Skill[]): Skill[] => {
+    const allowed = options?.allowed?.();
+    return allowed ? skills.filter((s) => allowed.includes(s.name)) : skills;
   };
   const load = () => (loaded = options ? readAll() : Promise.resolve([]));
   // Read once at start, so a broken file is reported when the server starts, not at first use.
   if (options) void load();
   return {
     dir: options?.dir ?? null,
-    get: () => loaded ?? load(),
+    get: async () => only(await (loaded ?? load())),
     async beforeRun() {
       if (options?.reloadEachTask) await load();
     },

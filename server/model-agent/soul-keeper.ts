@@ -19,11 +19,13 @@ export interface SoulKeeper {
 }
 
 /**
+ * `seed` is read each time: a persona's personality may be edited while the server runs.
+ *
  * @example const souls = createSoulKeeper(options.soul, { id: 'model/llama3.2' }, log);
  */
 export function createSoulKeeper(
   options: SoulOptions | undefined,
-  agent: { id: string; seed?: string; memory?: MemoryOptions | false },
+  agent: { id: string; seed?: () => string | undefined; memory?: MemoryOptions | false },
   log: (level: 'info' | 'warn' | 'error', message: string) => void,
 ): SoulKeeper {
   const maxChars = options?.maxChars ?? DEFAULT_SOUL_CHARS;
@@ -35,7 +37,7 @@ export function createSoulKeeper(
     if (memory) await appendAgentTask(options.dir, agent.id, { chatId: ctx.chatId, task: ctx.text, status: 'done', summary: reply, at }, memory);
     if (!options.record) return;
     const soul = await readSoul(options.dir, agent.id, maxChars);
-    const finished = { agent: agent.id, chatId: ctx.chatId, task: ctx.text, reply, soul: soul || (agent.seed ?? '') };
+    const finished = { agent: agent.id, chatId: ctx.chatId, task: ctx.text, reply, soul: soul || (agent.seed?.() ?? '') };
     const next = options.record === true ? await recordSoulWithModel(model, finished, maxChars) : await options.record(finished);
     if (typeof next === 'string' && next.trim() && next.trim() !== soul) await writeSoul(options.dir, agent.id, next, maxChars);
   }
@@ -45,7 +47,8 @@ export function createSoulKeeper(
       await pending;
       const soul = options ? await readSoul(options.dir, agent.id, maxChars) : '';
       const tasks = options && memory ? otherChatsTasks(await readAgentTasks(options.dir, agent.id), ctx.chatId, memory) : [];
-      return { ...(soul || agent.seed ? { soul: soul || agent.seed } : {}), ...(tasks.length ? { agentMemory: tasks } : {}) };
+      const shown = soul || agent.seed?.();
+      return { ...(shown ? { soul: shown } : {}), ...(tasks.length ? { agentMemory: tasks } : {}) };
     },
     afterTask(ctx, model, reply) {
       if (!options) return;
