@@ -1,11 +1,14 @@
 /**
- * Builds the browser toolbar (`toolbar/main.tsx`) into ONE classic script, `dist/toolbar.js`, that
- * the server serves and any page can load with a plain <script> tag. Its CSS is a string injected
- * into the toolbar's shadow root, so there is no CSS file to serve. The highlighter's grammars go
- * beside it, one small script each in `dist/lang/`, loaded when first needed, and so do the
- * page-drawing code of pictures and `take_screenshot`, `dist/screenshot.js`, and the page tools'
- * code, `dist/page-tools.js`. The page capture that pages inline before their own scripts is
- * `dist/page-capture.js`; the toolbar loads it at boot on a page that did not.
+ * Builds the browser toolbar as classic scripts the server serves. The first, `dist/toolbar.js`
+ * (`toolbar/main.tsx`), is the one a page loads with a plain <script> tag on every page view: the
+ * launcher button, small on purpose. The panel (the Preact app, store, sync client, tools) is
+ * `dist/panel.js`, which the launcher loads from beside itself on idle or on first open. Their
+ * CSS is a string each injects into the toolbar's shadow root, so there is no CSS file to serve.
+ * The highlighter's grammars go beside them, one small script each in `dist/lang/`, loaded when
+ * first needed, and so do the page-drawing code of pictures and `take_screenshot`,
+ * `dist/screenshot.js`, and the page tools' code, `dist/page-tools.js`. The page capture that
+ * pages inline before their own scripts is `dist/page-capture.js`; the launcher loads it at boot
+ * on a page that did not.
  *
  * The tests' config is vitest.config.ts.
  */
@@ -15,7 +18,7 @@ import { Features, transform as transformCss } from 'lightningcss';
 import { GRAMMAR_NAMES } from './toolbar/markdown/grammar-names.ts';
 import { grammarScript } from './toolbar/markdown/grammar-sources.ts';
 import { buildPageCaptureScript } from './toolbar/page/page-capture-script.ts';
-import { TOOLBAR_CSS } from './toolbar/styles.ts';
+import { LAUNCHER_CSS, PANEL_CSS } from './toolbar/styles.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -51,11 +54,13 @@ function grammarScripts(): Plugin {
 }
 
 /**
- * The scripts the toolbar loads from beside its own the first time it needs them, so its bundle
- * stays small: the code that draws the page (modern-screenshot), for pictures and
- * `take_screenshot`, and the page tools' code (page-tools.ts), for the tools it only declares.
+ * The scripts the toolbar loads from beside its own, so the launcher stays small: the panel, on
+ * idle or first open; the code that draws the page (modern-screenshot), for pictures and
+ * `take_screenshot`, and the page tools' code (page-tools.ts), for the tools it only declares,
+ * each the first time it is needed.
  */
 const LAZY_SCRIPTS = [
+  { entry: 'toolbar/panel-entry.ts', name: 'agentbarPanel', fileName: 'panel.js' },
   { entry: 'toolbar/screenshot/screenshot-entry.ts', name: 'agentbarScreenshot', fileName: 'screenshot.js' },
   { entry: 'toolbar/tools/page-tools-entry.ts', name: 'agentbarPageTools', fileName: 'page-tools.js' },
 ];
@@ -72,7 +77,8 @@ function lazyScripts(): Plugin {
           configFile: false,
           logLevel: 'warn',
           publicDir: false,
-          plugins: [asciiOnly()],
+          ...SHARED_OPTIONS,
+          plugins: [asciiOnly(), minifiedStyles()],
           build: {
             outDir: 'dist',
             emptyOutDir: false,
@@ -114,20 +120,27 @@ function minifiedStyles(): Plugin {
       if (!id.endsWith('/toolbar/styles.ts')) return null;
       // The CSS minified is the one this config imported when it loaded: a file changed since (a
       // watching build) would ship stale styles, so it stops the build instead.
-      if (!source.includes(TOOLBAR_CSS)) this.error('toolbar/styles.ts changed after the build began: run it again');
+      if (!source.includes(LAUNCHER_CSS) || !source.includes(PANEL_CSS)) this.error('toolbar/styles.ts changed after the build began: run it again');
       // light-dark() as custom properties any browser reads (Safari reads light-dark() from 17.5 on).
-      const { code } = transformCss({ filename: 'toolbar.css', code: Buffer.from(TOOLBAR_CSS), minify: true, errorRecovery: false, include: Features.LightDark });
-      return { code: `export const TOOLBAR_CSS = ${JSON.stringify(code.toString())};\n`, map: null };
+      const minify = (css: string) =>
+        JSON.stringify(transformCss({ filename: 'toolbar.css', code: Buffer.from(css), minify: true, errorRecovery: false, include: Features.LightDark }).code.toString());
+      const code = `export const LAUNCHER_CSS = ${minify(LAUNCHER_CSS)};\nexport const PANEL_CSS = ${minify(PANEL_CSS)};\nexport const TOOLBAR_CSS = LAUNCHER_CSS + PANEL_CSS;\n`;
+      return { code, map: null };
     },
   };
 }
 
-export default defineConfig({
-  root,
+/** What every bundle is built with. */
+const SHARED_OPTIONS = {
   // Preact's automatic JSX runtime, without @preact/preset-vite.
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-  // The bundle runs in other people's pages: no `process.env` lookups left in it.
+  // The bundles run in other people's pages: no `process.env` lookups left in them.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+} as const;
+
+export default defineConfig({
+  root,
+  ...SHARED_OPTIONS,
   publicDir: false,
   plugins: [asciiOnly(), grammarScripts(), minifiedStyles(), lazyScripts(), pageCaptureScript()],
   build: {

@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (full, about 4 minutes on 2 cores) and `npm run bench -- --smoke` (CI, seconds):
  * prints one table per section on stdout and writes the figures as JSON to bench/results/.
- * Options: --smoke, --only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model,markdown,proxy, --out=FILE.
+ * Options: --smoke, --only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model,markdown,proxy,launcher, --out=FILE.
  * Targets are printed beside the figures (PASS/MISS), never asserted: the exit code is 0 unless
  * a section could not run.
  */
@@ -22,11 +22,12 @@ import { markdownSection, measureMarkdown } from './markdown-section.ts';
 import { measureModelLatency, modelSection } from './model-section.ts';
 import { measureScaling, scalingSection } from './scaling-section.ts';
 import { measureProxy, proxySection } from './proxy-section.ts';
+import { launcherSection, measureLauncher } from './launcher-section.ts';
 import { canPin } from './server-handle.ts';
 import { latencySection, runStreams, throughputSection, wireSection, type StreamRuns } from './stream-sections.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SECTION_KEYS = ['wire', 'peers', 'latency', 'throughput', 'resume', 'persistence', 'browser', 'scaling', 'model', 'markdown', 'proxy'] as const;
+const SECTION_KEYS = ['wire', 'peers', 'latency', 'throughput', 'resume', 'persistence', 'browser', 'scaling', 'model', 'markdown', 'proxy', 'launcher'] as const;
 type SectionKey = (typeof SECTION_KEYS)[number];
 const FALLBACK_TITLES: Record<SectionKey, string> = {
   wire: '1. Wire cost',
@@ -40,6 +41,7 @@ const FALLBACK_TITLES: Record<SectionKey, string> = {
   model: '9. Model agent latency',
   markdown: '10. Markdown while a reply streams',
   proxy: '11. agentbar proxy on loopback',
+  launcher: '12. What the launcher adds to a page load',
 };
 
 interface Args {
@@ -184,6 +186,9 @@ async function main(): Promise<void> {
   });
   await attempt(['proxy'], async () => {
     sections.set('proxy', proxySection(await measureProxy(config, progress)));
+  });
+  await attempt(['launcher'], async () => {
+    sections.set('launcher', launcherSection(await measureLauncher(config, progress)));
   });
 
   meta.loadAverageAtEnd = os.loadavg();

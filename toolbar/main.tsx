@@ -1,15 +1,15 @@
 /**
- * Entry of `dist/toolbar.js`, a classic script any page can load:
+ * Entry of `dist/toolbar.js`, the launcher, a classic script any page can load:
  *
  *   <script>window.__AGENTBAR__ = { url: 'ws://127.0.0.1:4477/ws', token: '…' }</script>
  *   <script src="http://127.0.0.1:4477/toolbar.js" defer></script>
  *
  * or, without the global: <script src="…/toolbar.js" data-url="ws://…/ws" data-token="…">.
- * Loading it twice mounts one toolbar.
+ * Loading it twice mounts one toolbar. It draws the launcher and loads the panel (`panel.js`,
+ * launcher.ts says when) from beside itself.
  */
 import { resolveConfig } from './config.ts';
-import { configureGrammars } from './markdown/grammar-loader.ts';
-import { mountToolbar } from './mount.tsx';
+import { mountLauncher } from './launcher.ts';
 import { configureScripts } from './page/load-script.ts';
 
 const MOUNTED = Symbol.for('agentbar.toolbar');
@@ -24,10 +24,10 @@ function boot(): void {
     global: (window as { __AGENTBAR__?: unknown }).__AGENTBAR__,
     script: script ? { url: script.getAttribute('data-url'), token: script.getAttribute('data-token') } : null,
   });
-  // Optional scripts load on demand from beside this one: grammars (dist/lang/NAME.js), screenshot.js.
-  configureScripts({ root: script?.src ? new URL('.', script.src).href : null, nonce: script?.nonce });
-  configureGrammars(window, { base: script?.src ? new URL('lang/', script.src).href : null, nonce: script?.nonce });
-  const handle = mountToolbar(window, config);
+  // Optional scripts load on demand from beside this one: panel.js, page-capture.js, and the panel's own.
+  const scripts = { root: script?.src ? new URL('.', script.src).href : null, nonce: script?.nonce || undefined };
+  configureScripts(scripts);
+  const handle = mountLauncher(window, config, scripts);
   if (handle) marks[MOUNTED] = { unmount: handle.unmount };
 }
 

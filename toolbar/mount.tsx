@@ -1,7 +1,7 @@
 /**
- * Puts the toolbar into a page: a `<agentbar-toolbar>` host on `<html>` with an open shadow root
- * holding all of the toolbar's DOM and CSS, a sync client to the agent server, the store, the
- * tools and the element picker, wired together.
+ * The panel, `panel.js`'s side of the toolbar: into the shadow root the launcher made it adds its
+ * CSS and the Preact app, and wires a sync client to the agent server, the store, the tools and
+ * the element picker together.
  */
 import { render } from 'preact';
 import { makeId } from '../shared/ids.ts';
@@ -10,17 +10,18 @@ import { createWebSocketConnector } from '../shared/transport.ts';
 import { createActions } from './actions.ts';
 import { App } from './components/App.tsx';
 import { ConfigError } from './components/ConfigError.tsx';
-import { buildSocketUrl, type ConfigResult } from './config.ts';
+import { buildSocketUrl } from './config.ts';
 import type { ToolbarServices } from './context.ts';
 import { collectBrowserMetadata } from './page/browser-metadata.ts';
 import { describeElement } from './page/describe-element.ts';
-import { followVisualViewport } from './page/follow-visual-viewport.ts';
 import { bindDraftKeeper } from './page/keep-draft.ts';
 import { startPicker } from './page/picker.ts';
 import { bindPolicyWatch } from './page/policy-watch.ts';
 import { bindRefusalProbe } from './page/refusal-probe.ts';
 import { fitAttachments } from './page/fit-attachments.ts';
 import { readAttachments } from './page/read-attachments.ts';
+import { configureGrammars } from './markdown/grammar-loader.ts';
+import { configureScripts } from './page/load-script.ts';
 import { startPageCapture } from './page/page-capture-loader.ts';
 import { bindPageLog, type PageLogSource } from './page/page-log.ts';
 import { takePickPictures } from './screenshot/pick-pictures.ts';
@@ -28,31 +29,12 @@ import { takePicture } from './screenshot/screenshot-loader.ts';
 import { SCREENSHOT_LIMITS } from '../shared/limits.ts';
 import { selectToolPicks } from './selectors.ts';
 import { bindSendQueue } from './send-queue.ts';
-import { createToolbarStore, type PickedElement, type PrefsStorage, type ToolbarStore } from './store.ts';
-import { TOOLBAR_CSS } from './styles.ts';
+import { createToolbarStore, type PickedElement, type ToolbarStore } from './store.ts';
+import type { PanelContext, PanelHandle } from './panel-api.ts';
+import { pageStorage } from './prefs.ts';
+import { PANEL_CSS } from './styles.ts';
 import { createToolRunner, listToolDefinitions, type ToolContext } from './tools/index.ts';
 import { loadPageTools } from './tools/page-tools-loader.ts';
-
-export const HOST_TAG = 'agentbar-toolbar';
-
-export interface ToolbarHandle {
-  host: HTMLElement;
-  shadow: ShadowRoot;
-  /** Null when the config was unusable (the toolbar then only shows why). */
-  client: SyncClient | null;
-  store: ToolbarStore | null;
-  /** Removes the toolbar from the page and closes its connection. */
-  unmount(): void;
-}
-
-function pageStorage(win: Window): PrefsStorage | null {
-  try {
-    return win.localStorage;
-  } catch {
-    // Sandboxed frames and some privacy modes throw on access.
-    return null;
-  }
-}
 
 function describePicked(picked: PickedElement): PickedElement['info'] {
   return picked.node?.isConnected ? describeElement(picked.node) : picked.info;
@@ -110,45 +92,41 @@ function createToolContext(win: Window, host: HTMLElement, getStore: () => Toolb
 }
 
 /**
- * Mounts the toolbar once per page; a second call returns null and changes nothing.
+ * Mounts the panel beside the launcher (`toolbar.js` calls it once `panel.js` is loaded).
  *
  * @example
- * mountToolbar(window, resolveConfig({ global: window.__AGENTBAR__, script: null }));
+ * const panel = mountPanel({ win: window, host, shadow, config, scripts, launcher, openNow: false, pageCapture: null });
  */
-export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle | null {
+export function mountPanel(context: PanelContext): PanelHandle {
+  const { win, host, shadow, config, scripts, launcher } = context;
   const doc = win.document;
-  if (doc.querySelector(HOST_TAG)) return null;
-
-  const host = doc.createElement(HOST_TAG);
-  const shadow = host.attachShadow({ mode: 'open' });
+  // This bundle has its own copy of the script loaders: tell them where toolbar.js is.
+  configureScripts(scripts);
+  configureGrammars(win, { base: scripts.root ? new URL('lang/', scripts.root).href : null, nonce: scripts.nonce });
   const style = doc.createElement('style');
-  style.textContent = TOOLBAR_CSS;
-  shadow.appendChild(style);
+  style.textContent = PANEL_CSS;
   const root = doc.createElement('div');
-  shadow.appendChild(root);
-  doc.documentElement.appendChild(host);
-  const unfollow = followVisualViewport(win, host);
+  shadow.append(style, root);
+  const remove = () => {
+    render(null, root);
+    root.remove();
+    style.remove();
+  };
 
   if (!config.ok) {
-    console.error(`[agentbar] ${config.error}`);
-    render(<ConfigError message={config.error} />, root);
-    return {
-      host,
-      shadow,
-      client: null,
-      store: null,
-      unmount() {
-        unfollow();
-        render(null, root);
-        host.remove();
-      },
+    const show = (open: boolean) => {
+      launcher.setHidden(open);
+      render(open ? <ConfigError message={config.error} onClose={() => (show(false), launcher.focus())} /> : null, root);
     };
+    launcher.onOpen(() => show(true));
+    show(context.openNow);
+    return { unmount: remove };
   }
 
   let store: ToolbarStore | null = null;
   const getStore = () => store!;
   const socketUrl = buildSocketUrl(config.config);
-  const tools = createToolContext(win, host, getStore, bindPageLog(win, socketUrl, () => startPageCapture(win)));
+  const tools = createToolContext(win, host, getStore, bindPageLog(win, socketUrl, () => context.pageCapture ?? startPageCapture(win)));
   const client = createSyncClient({
     connect: createWebSocketConnector(socketUrl),
     client: { kind: 'toolbar', name: 'agentbar toolbar' },
@@ -159,6 +137,7 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
   const bound = createToolbarStore({ client, storage: pageStorage(win) });
   store = bound.store;
   store.setState({ pageOrigin: win.location.origin });
+  if (context.openNow) store.getState().setOpen(true);
   const actions = createActions({
     client,
     store,
@@ -194,25 +173,19 @@ export function mountToolbar(win: Window, config: ConfigResult): ToolbarHandle |
   const unbindDraftKeeper = bindDraftKeeper(win, store);
   const unbindSendQueue = bindSendQueue(store, () => actions.sendQueued());
 
-  render(<App services={services} />, root);
+  render(<App services={services} launcher={launcher} openedByClick={context.openNow} />, root);
   client.start();
 
   return {
-    host,
-    shadow,
-    client,
-    store,
     unmount() {
       unbindPicker();
       unbindProbe();
       unbindPolicyWatch();
       unbindSendQueue();
       unbindDraftKeeper();
-      unfollow();
       client.close();
       bound.dispose();
-      render(null, root);
-      host.remove();
+      remove();
     },
   };
 }

@@ -9,7 +9,11 @@ import * as v from 'valibot';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { SelectedElement } from '../shared/schemas.ts';
 import type { SyncClient, SyncView } from '../shared/sync-client.ts';
+import { clampSize, loadPrefs, PREFS_KEY, type PrefsStorage, type Theme, type UiPrefs } from './prefs.ts';
 import { connectionKind, isConnectionBlocker } from './selectors.ts';
+
+// The prefs live in prefs.ts, which the launcher reads at page load; re-exported for the panel's code.
+export { clampSize, DEFAULT_PREFS, loadPrefs, PREFS_KEY, SIZE_BOUNDS, THEMES, type PrefsStorage, type Theme, type UiPrefs } from './prefs.ts';
 
 /**
  * A file in the composer. A schema, not only a type, because a kept draft is read back from
@@ -52,17 +56,6 @@ export const QueuedMessageSchema = v.object({
   clientMessageId: v.string(),
 });
 export type QueuedMessage = v.InferOutput<typeof QueuedMessageSchema>;
-
-/** The panel's colours: those the system asks for (`prefers-color-scheme`), or always one. */
-export const THEMES = ['system', 'light', 'dark'] as const;
-export type Theme = (typeof THEMES)[number];
-
-export interface UiPrefs {
-  open: boolean;
-  width: number;
-  height: number;
-  theme: Theme;
-}
 
 export interface ToolbarState extends UiPrefs {
   /** The sync client's view, replaced (never edited) whenever the client publishes a new one. */
@@ -127,12 +120,6 @@ export interface ToolbarActions {
 export type ToolbarStoreState = ToolbarState & ToolbarActions;
 export type ToolbarStore = StoreApi<ToolbarStoreState>;
 
-/** The subset of `Storage` the store uses; null when the page forbids storage. */
-export type PrefsStorage = Pick<Storage, 'getItem' | 'setItem'>;
-
-export const PREFS_KEY = 'agentbar:toolbar';
-export const DEFAULT_PREFS: UiPrefs = { open: false, width: 380, height: 560, theme: 'system' };
-export const SIZE_BOUNDS = { minWidth: 320, maxWidth: 960, minHeight: 360, maxHeight: 1200 } as const;
 /** Picked elements are sent with each message; the protocol allows this many. */
 export const MAX_PICKED = 50;
 
@@ -157,42 +144,6 @@ export const INITIAL_UI_STATE: Omit<ToolbarState, keyof UiPrefs | 'sync'> = {
   chatError: null,
 };
 const MAX_HIGHLIGHTS = 20;
-
-function clamp(n: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, Math.round(n)));
-}
-
-/** Keeps a panel size within SIZE_BOUNDS (the viewport bound is applied by CSS). */
-export function clampSize(width: number, height: number): { width: number; height: number } {
-  return {
-    width: clamp(Number.isFinite(width) ? width : DEFAULT_PREFS.width, SIZE_BOUNDS.minWidth, SIZE_BOUNDS.maxWidth),
-    height: clamp(Number.isFinite(height) ? height : DEFAULT_PREFS.height, SIZE_BOUNDS.minHeight, SIZE_BOUNDS.maxHeight),
-  };
-}
-
-/**
- * Reads UI prefs, falling back to defaults for anything missing or malformed.
- *
- * @example
- * loadPrefs(window.localStorage) // { open: true, width: 420, height: 600, theme: 'system' }
- */
-export function loadPrefs(storage: PrefsStorage | null): UiPrefs {
-  let raw: unknown = null;
-  try {
-    const text = storage?.getItem(PREFS_KEY);
-    raw = text ? JSON.parse(text) : null;
-  } catch {
-    raw = null;
-  }
-  if (!raw || typeof raw !== 'object') return { ...DEFAULT_PREFS };
-  const r = raw as Partial<Record<keyof UiPrefs, unknown>>;
-  const size = clampSize(
-    typeof r.width === 'number' ? r.width : DEFAULT_PREFS.width,
-    typeof r.height === 'number' ? r.height : DEFAULT_PREFS.height,
-  );
-  const theme = THEMES.find((t) => t === r.theme) ?? DEFAULT_PREFS.theme;
-  return { open: typeof r.open === 'boolean' ? r.open : DEFAULT_PREFS.open, ...size, theme };
-}
 
 function savePrefs(storage: PrefsStorage | null, prefs: UiPrefs): void {
   try {

@@ -1,9 +1,11 @@
 /**
- * All of the toolbar's CSS, injected as one <style> into its shadow root: page styles cannot reach
- * in (`all: initial` on the host, shadow encapsulation inside) and these cannot leak out.
- * `!important` on `:host` wins over any page rule aimed at the host element itself.
+ * The toolbar's CSS, injected into its shadow root: page styles cannot reach in (`all: initial` on
+ * the host, shadow encapsulation inside) and these cannot leak out. `!important` on `:host` wins
+ * over any page rule aimed at the host element itself. LAUNCHER_CSS ships in `toolbar.js` and
+ * holds everything the launcher button draws with before the panel loads (theme colours included);
+ * PANEL_CSS ships in `panel.js` and is added beside it when the panel loads.
  */
-export const TOOLBAR_CSS = /* css */ `
+export const LAUNCHER_CSS = /* css */ `
 :host {
   all: initial !important;
   display: block !important;
@@ -104,6 +106,22 @@ export const TOOLBAR_CSS = /* css */ `
   display: grid; place-items: center;
 }
 
+.ab-launcher[hidden] { display: none; }
+.ab-dot { width: 8px; height: 8px; border-radius: 50%; background: var(--muted); flex: none; }
+.ab-dot.ab-connected { background: var(--ok); box-shadow: 0 0 0 3px rgba(74, 222, 128, 0.15); }
+.ab-dot.ab-reconnecting { background: var(--warn); animation: ab-pulse 1.2s ease-in-out infinite; }
+.ab-dot.ab-offline { background: var(--bad); }
+/* Busy, live and running marks do not pulse: they show while a reply streams, and an endless
+   animation makes the browser restyle and repaint on every frame, about 0.3 ms per streamed delta
+   in npm run bench. The streaming text is the motion. */
+.ab-dot.ab-busy { background: var(--accent); }
+@keyframes ab-pulse { 0%, 100% { opacity: 1; } 50% { opacity: 0.35; } }
+@media (prefers-reduced-motion: reduce) {
+  .ab-root *, .ab-root *::before { animation: none !important; transition: none !important; }
+}
+`;
+
+export const PANEL_CSS = /* css */ `
 /* ------------------------------------------------------------ panel */
 .ab-panel {
   position: fixed; right: calc(16px + var(--ab-vv-right, 0px)); bottom: calc(16px + var(--ab-vv-bottom, 0px));
@@ -147,14 +165,6 @@ export const TOOLBAR_CSS = /* css */ `
 }
 .ab-skill { font-size: 11.5px; color: var(--accent); border: 1px solid var(--accent); border-radius: 999px; padding: 1px 8px; margin-left: 6px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 40%; }
 .ab-status { display: inline-flex; align-items: center; gap: 6px; color: var(--muted); font-size: 12px; margin-left: 4px; }
-.ab-dot { width: 8px; height: 8px; border-radius: 50%; background: var(--muted); flex: none; }
-.ab-dot.ab-connected { background: var(--ok); box-shadow: 0 0 0 3px rgba(74, 222, 128, 0.15); }
-.ab-dot.ab-reconnecting { background: var(--warn); animation: ab-pulse 1.2s ease-in-out infinite; }
-.ab-dot.ab-offline { background: var(--bad); }
-/* Busy, live and running marks do not pulse: they show while a reply streams, and an endless
-   animation makes the browser restyle and repaint on every frame, about 0.3 ms per streamed delta
-   in npm run bench. The streaming text is the motion. */
-.ab-dot.ab-busy { background: var(--accent); }
 .ab-spacer { flex: 1; }
 .ab-actions { display: flex; align-items: center; gap: 2px; }
 
@@ -630,10 +640,9 @@ export const TOOLBAR_CSS = /* css */ `
 .ab-highlight .ab-outline-label { background: #f5b83d; }
 .ab-outline.ab-label-below .ab-outline-label { bottom: auto; top: 100%; margin: 2px 0 0; }
 
-@keyframes ab-pulse { 0%, 100% { opacity: 1; } 50% { opacity: 0.35; } }
 @keyframes ab-bounce { 0%, 80%, 100% { transform: translateY(0); opacity: 0.5; } 40% { transform: translateY(-3px); opacity: 1; } }
 @keyframes ab-flash { 0%, 100% { box-shadow: 0 0 0 0 rgba(245, 184, 61, 0); } 50% { box-shadow: 0 0 0 6px rgba(245, 184, 61, 0.3); } }
-@media (prefers-reduced-motion: reduce) {
-  .ab-root *, .ab-root *::before { animation: none !important; transition: none !important; }
-}
 `;
+
+/** All of it, as the two bundles together put it in the shadow root. */
+export const TOOLBAR_CSS = LAUNCHER_CSS + PANEL_CSS;

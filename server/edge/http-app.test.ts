@@ -335,15 +335,17 @@ describe('GET /lang/NAME.js', () => {
   });
 });
 
-describe('GET /screenshot.js, /page-tools.js, /page-capture.js', () => {
+describe('GET /panel.js, /screenshot.js, /page-tools.js, /page-capture.js', () => {
   it('serves the scripts the toolbar loads on first use, beside the bundle, as JavaScript, without a token', async () => {
     const built = mkdtempSync(join(tmpdir(), 'agentbar-lazy-'));
     try {
       const app = makeApp({ bundle: join(built, 'toolbar.js') });
-      for (const file of ['screenshot.js', 'page-tools.js', 'page-capture.js']) {
+      for (const file of ['panel.js', 'screenshot.js', 'page-tools.js', 'page-capture.js']) {
         writeFileSync(join(built, file), `${file}();\n`);
         const res = await get(`/${file}`, {}, app);
         expect([res.status, res.headers.get('content-type'), await res.text()], file).toEqual([200, 'text/javascript; charset=utf-8', `${file}();\n`]);
+        // Readable by a page's import(), the panel's way in where Trusted Types refuse the toolbar's policy.
+        expect(res.headers.get('access-control-allow-origin'), file).toBe('*');
       }
     } finally {
       rmSync(built, { recursive: true, force: true });
@@ -351,7 +353,7 @@ describe('GET /screenshot.js, /page-tools.js, /page-capture.js', () => {
   });
 
   it('answers 404 while they are not built', async () => {
-    for (const route of ['/screenshot.js', '/page-tools.js', '/page-capture.js']) {
+    for (const route of ['/panel.js', '/screenshot.js', '/page-tools.js', '/page-capture.js']) {
       const res = await get(route, {}, makeApp({ bundle: join(dir, 'lang', 'toolbar.js') }));
       expect(res.status, route).toBe(404);
     }

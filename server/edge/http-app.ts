@@ -40,10 +40,10 @@ const SECRET_PAGE_HEADERS = {
 };
 
 /**
- * The scripts the toolbar loads from beside its own when it first needs them: the code that draws
- * the page, the page tools' code, and the page capture on a page that did not inline it.
+ * The scripts the toolbar loads from beside its own: the panel (on idle or first open), the code
+ * that draws the page, the page tools' code, and the page capture on a page that did not inline it.
  */
-const LAZY_SCRIPTS = ['screenshot.js', 'page-tools.js', 'page-capture.js'];
+const LAZY_SCRIPTS = ['panel.js', 'screenshot.js', 'page-tools.js', 'page-capture.js'];
 
 /** A grammar script's file name: what `vite.config.ts` writes to `dist/lang/`, and nothing else. */
 const GRAMMAR_FILE = /^[a-z][a-z0-9-]{0,31}\.js$/;
@@ -52,6 +52,9 @@ const SCRIPT_HEADERS = {
   'Content-Type': 'text/javascript; charset=utf-8',
   'Cache-Control': 'no-cache',
   'X-Content-Type-Options': 'nosniff',
+  // A page whose Trusted Types refuse the toolbar's policy gets the panel with import(), a CORS
+  // request: these scripts hold no secret, any page may read them.
+  'Access-Control-Allow-Origin': '*',
 };
 
 /**

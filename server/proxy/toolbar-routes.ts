@@ -9,7 +9,7 @@ import { deriveProxyKey, proxySessionCookie, TOOLBAR_PREFIX } from './proxy-cred
 import { ownPageHeaders, renderProxySignInHelp, renderSignedInPage, renderStartScript } from './proxy-pages.ts';
 
 /** The agent server's public scripts, as the toolbar asks for them beside its own. */
-const RELAYED = /^\/(?:toolbar|screenshot|page-tools|page-capture)\.js$|^\/lang\/[a-z][a-z0-9-]{0,31}\.js$/;
+const RELAYED = /^\/(?:toolbar|panel|screenshot|page-tools|page-capture)\.js$|^\/lang\/[a-z][a-z0-9-]{0,31}\.js$/;
 
 export interface ToolbarRoutes {
   token: string;

@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { ServicesContext, useServices, useToolbar, type ToolbarServices } from '../context.ts';
-import { Launcher } from './Launcher.tsx';
+import type { LauncherHandle } from '../panel-api.ts';
+import { LauncherStatus } from './Launcher.tsx';
 import { Overlays } from './Overlays.tsx';
 import { Panel } from './Panel.tsx';
 
@@ -9,19 +10,29 @@ function stopKey(e: KeyboardEvent) {
   e.stopPropagation();
 }
 
-function Toolbar() {
+function Toolbar({ launcher, openedByClick }: { launcher: LauncherHandle; openedByClick: boolean }) {
   const { store } = useServices();
   const open = useToolbar((s) => s.open);
   const theme = useToolbar((s) => s.theme);
-  const launcher = useRef<HTMLButtonElement | null>(null);
   // Focus moves only after the developer's own open/close, never on page load.
-  const intent = useRef<'panel' | 'launcher' | null>(null);
+  const intent = useRef<'panel' | 'launcher' | null>(openedByClick ? 'panel' : null);
   const autoFocus = open && intent.current === 'panel';
 
-  useEffect(() => {
-    if (!open && intent.current === 'launcher') launcher.current?.focus();
+  // Before paint: the launcher and the panel swap places without a frame of both or neither.
+  useLayoutEffect(() => {
+    launcher.setHidden(open);
+    if (!open && intent.current === 'launcher') launcher.focus();
     intent.current = null;
-  }, [open]);
+  }, [launcher, open]);
+  useLayoutEffect(() => launcher.setTheme(theme), [launcher, theme]);
+  useLayoutEffect(
+    () =>
+      launcher.onOpen(() => {
+        intent.current = 'panel';
+        store.getState().setOpen(true);
+      }),
+    [launcher, store],
+  );
 
   return (
     // Without data-theme the colours follow the system's (styles.ts).
@@ -34,25 +45,18 @@ function Toolbar() {
             store.getState().setOpen(false);
           }}
         />
-      ) : (
-        <Launcher
-          buttonRef={launcher}
-          onOpen={() => {
-            intent.current = 'panel';
-            store.getState().setOpen(true);
-          }}
-        />
-      )}
+      ) : null}
+      <LauncherStatus launcher={launcher} />
       <Overlays />
     </div>
   );
 }
 
-/** The whole toolbar, rendered into its shadow root. */
-export function App({ services }: { services: ToolbarServices }) {
+/** The panel and the page overlays, rendered into the shadow root beside the launcher. */
+export function App({ services, launcher, openedByClick }: { services: ToolbarServices; launcher: LauncherHandle; openedByClick: boolean }) {
   return (
     <ServicesContext.Provider value={services}>
-      <Toolbar />
+      <Toolbar launcher={launcher} openedByClick={openedByClick} />
     </ServicesContext.Provider>
   );
 }

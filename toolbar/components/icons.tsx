@@ -1,5 +1,6 @@
 /** Inline icons (16px, currentColor). Always decorative: the button around them carries the name. */
 import type { JSX } from 'preact';
+import { CHAT_ICON_PATH } from '../launcher-button.ts';
 
 type IconProps = { size?: number };
 
@@ -24,7 +25,7 @@ function Svg({ size = 16, children }: IconProps & { children: JSX.Element | JSX.
 
 export const ChatIcon = (p: IconProps) => (
   <Svg {...p}>
-    <path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12Z" />
+    <path d={CHAT_ICON_PATH} />
   </Svg>
 );
 export const ListIcon = (p: IconProps) => (

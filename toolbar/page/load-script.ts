@@ -15,6 +15,23 @@ interface ScriptUrlPolicy {
 
 /** Undefined until first needed; null where Trusted Types are missing or refuse the policy. */
 let policy: ScriptUrlPolicy | null | undefined;
+
+/**
+ * Where the policy is kept for the other bundle: `toolbar.js` and `panel.js` each hold a copy of
+ * this file, and a page may allow the name `agentbar` once only (no 'allow-duplicates').
+ */
+const SHARED_POLICY = Symbol.for('agentbar.script-url-policy');
+
+function isScriptUrlPolicy(value: unknown): value is ScriptUrlPolicy {
+  return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'createScriptURL') === 'function';
+}
+
+function readSharedPolicy(): ScriptUrlPolicy | null | undefined {
+  const kept: unknown = Reflect.get(globalThis, SHARED_POLICY);
+  if (!kept || typeof kept !== 'object') return undefined;
+  const found: unknown = Reflect.get(kept, 'policy');
+  return found === null || isScriptUrlPolicy(found) ? found : undefined;
+}
 /** The toolbar's folder, once `configureScripts` knows it. */
 let place: { root: string; nonce: string | undefined } | null = null;
 
@@ -39,6 +56,7 @@ export function scriptUrl(path: string): string | null {
 
 /** The URL as the page accepts it: a TrustedScriptURL from our own policy where Trusted Types exist. */
 function toScriptUrl(url: string): unknown {
+  if (policy === undefined) policy = readSharedPolicy();
   if (policy === undefined) {
     // Vouch for the toolbar's folder; unconfigured, only for the folder of the first URL asked for.
     const root = place?.root ?? new URL('.', url).href;
@@ -55,6 +73,7 @@ function toScriptUrl(url: string): unknown {
       // The page allows only other policy names: nothing optional can load there.
       policy = null;
     }
+    Reflect.set(globalThis, SHARED_POLICY, { policy });
   }
   return policy ? policy.createScriptURL(url) : url;
 }
