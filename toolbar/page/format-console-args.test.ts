@@ -95,4 +95,10 @@ describe('describeThrown', () => {
     expect(describeThrown({ code: 42 }, 100, 100)).toEqual({ message: '{code: 42}', stack: null });
     expect(describeThrown(new Error('x'.repeat(50)), 20, 30).message).toHaveLength(20);
   });
+
+  it('describes a value it cannot read instead of throwing', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(describeThrown(proxy, 100, 100)).toEqual({ message: '(unreadable)', stack: null });
+  });
 });

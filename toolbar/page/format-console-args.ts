@@ -6,6 +6,8 @@
  */
 import { truncateText } from '../../shared/truncate.ts';
 
+/** What stands for a value that throws when read. */
+const UNREADABLE = '(unreadable)';
 /** Keys or items shown per object or array, and levels of nesting before `{…}`. */
 const MAX_ENTRIES = 20;
 const MAX_DEPTH = 2;
@@ -152,7 +154,7 @@ export function previewValue(value: unknown, max: number): string {
     return truncateText(show(value, 0, max), max);
   } catch {
     // A revoked proxy, say: the rest of the message is still worth keeping.
-    return '(unreadable)';
+    return UNREADABLE;
   }
 }
 
@@ -208,9 +210,14 @@ export function formatConsoleArgs(args: readonly unknown[], maxArgChars: number,
  * describeThrown(new Error('boom'), 100, 1000) // { message: 'Error: boom', stack: 'Error: boom\n    at …' }
  */
 export function describeThrown(value: unknown, maxMessage: number, maxStack: number): { message: string; stack: string | null } {
-  if (value instanceof Error) {
-    const stack = typeof value.stack === 'string' && value.stack ? truncateText(value.stack, maxStack) : null;
-    return { message: truncateText(errorHeadline(value), maxMessage), stack };
+  try {
+    if (value instanceof Error) {
+      const stack = typeof value.stack === 'string' && value.stack ? truncateText(value.stack, maxStack) : null;
+      return { message: truncateText(errorHeadline(value), maxMessage), stack };
+    }
+  } catch {
+    // A revoked proxy, say: that something was thrown is still worth keeping.
+    return { message: UNREADABLE, stack: null };
   }
   return { message: previewValue(value, maxMessage), stack: null };
 }

@@ -1,7 +1,9 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { PAGE_TOOL_LIMITS } from '../../shared/limits.ts';
 import { installPageCapture, PAGE_CAPTURE_KEY, PAGE_CAPTURE_REGISTER, type CaptureWindow, type PageCapture } from './page-capture.ts';
-import { buildPageCaptureScript } from './page-capture-script.ts';
+import { buildPageCaptureScript, PAGE_CAPTURE_SOURCE_URL } from './page-capture-script.ts';
 
 /** A request object with the XMLHttpRequest surface the capture uses; `finish` plays its end. */
 class FakeXhr {
@@ -17,6 +19,9 @@ class FakeXhr {
   }
   addEventListener(type: string, listener: () => void): void {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  listenerCount(): number {
+    return [...this.listeners.values()].reduce((sum, list) => sum + list.length, 0);
   }
   finish(status: number, events: string[] = ['load']): void {
     this.status = status;
@@ -205,6 +210,127 @@ describe('installPageCapture', () => {
     expect(() => xhr.send()).not.toThrow();
   });
 
+  it('answers the page as its fetch did even when reading the answer throws', async () => {
+    const odd = new Proxy({}, { get: (_target, key) => (key === 'then' ? undefined : Reflect.get({}, 'missing').boom) });
+    const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const { win, capture } = createWindow(async (input) => {
+      if (input === '/odd') return odd as Response;
+      throw revoked;
+    });
+    installPageCapture(win, 'page');
+    expect(await win.fetch('/odd')).toBe(odd);
+    await expect(win.fetch('/revoked')).rejects.toBe(revoked);
+    expect(capture().network.entries.map((e) => [e.url, e.error])).toEqual([['http://localhost:5173/revoked', '(unreadable)']]);
+  });
+
+  it('records each request of an XMLHttpRequest the page sends again, with one set of listeners', () => {
+    const { win, capture } = createWindow();
+    installPageCapture(win, 'page');
+    const xhr = new win.XMLHttpRequest();
+    const send = (url: string, status: number, events?: string[]) => {
+      xhr.open('GET', url);
+      xhr.send();
+      xhr.finish(status, events);
+    };
+    send('/first', 500);
+    send('/second', 200);
+    send('/third', 0, ['error']);
+    for (let i = 0; i < 20; i++) send('/poll', 200);
+    expect(capture().network.entries.map((e) => [e.url, e.status, e.error])).toEqual([
+      ['http://localhost:5173/first', 500, null],
+      ['http://localhost:5173/third', null, 'network error'],
+    ]);
+    expect(xhr.listenerCount()).toBe(4);
+  });
+
+  it('holds no more memory than its bounded text, however large the strings the page logs, throws or requests', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const quiet = (..._args: unknown[]) => undefined;
+    const win = {
+      console: { log: quiet, info: quiet, warn: quiet, error: quiet, debug: quiet },
+      listeners: new Map<string, (event: unknown) => void>(),
+      addEventListener(type: string, listener: (event: unknown) => void) {
+        this.listeners.set(type, listener);
+      },
+      fetch: async (_input: string) => new Response('', { status: 500 }),
+      location: { href: 'http://localhost:5173/' },
+    };
+    installPageCapture(win, 'page');
+    const huge = (i: number) => `${i}`.padEnd(2_000_000, 'x');
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 8; i++) {
+      win.console.log(huge(i));
+      win.listeners.get('error')!({ message: 'Uncaught', error: new Error(huge(i)) });
+      await win.fetch(`/api/${huge(i)}`);
+    }
+    gc();
+    const grownMb = (process.memoryUsage().heapUsed - before) / 1e6;
+    expect(grownMb).toBeLessThan(10); // 24 strings of 2 MB, were they kept
+    const capture = Reflect.get(win, PAGE_CAPTURE_KEY) as PageCapture;
+    expect([capture.console.entries.length, capture.errors.entries.length, capture.network.entries.length]).toEqual([8, 8, 8]);
+  });
+
+  it('bounds the request method it records', async () => {
+    const { win, capture } = createWindow(async () => Promise.reject(new TypeError('invalid method')));
+    installPageCapture(win, 'page');
+    await expect(win.fetch('/x', { method: 'M'.repeat(100_000) })).rejects.toThrow('invalid method');
+    expect(capture().network.entries[0]!.method.length).toBeLessThanOrEqual(32);
+  });
+
+  it('costs a console call no more once its buffer is full, however long the page runs', () => {
+    const quiet = () => undefined;
+    const newConsole = () => {
+      const target = { log: quiet, info: quiet, warn: quiet, error: quiet, debug: quiet };
+      installPageCapture({ console: target, addEventListener: quiet }, 'page');
+      return target;
+    };
+    const perCall = (target: { log: (a: string) => void }, calls: number) => {
+      const start = performance.now();
+      for (let i = 0; i < calls; i++) target.log('a message');
+      return (performance.now() - start) / calls;
+    };
+    let empty = Infinity;
+    let full = Infinity;
+    for (let round = 0; round < 3; round++) {
+      empty = Math.min(empty, perCall(newConsole(), PAGE_TOOL_LIMITS.consoleMessages - 100));
+      const running = newConsole();
+      perCall(running, 100_000);
+      full = Math.min(full, perCall(running, 5_000));
+    }
+    expect(full / empty).toBeLessThan(3);
+  });
+
+  it('keeps the name and length of what it wraps', () => {
+    const { win } = createWindow();
+    win.fetch = async function fetch(_input: unknown) {
+      return new Response('');
+    };
+    const c = win.console as Record<string, Function>;
+    c.log = function log(..._args: unknown[]) {};
+    installPageCapture(win, 'page');
+    expect([win.fetch.name, win.fetch.length, c.log.name, c.log.length]).toEqual(['fetch', 1, 'log', 0]);
+    const proto = win.XMLHttpRequest.prototype as unknown as Record<string, Function>;
+    expect([proto.open!.name, proto.open!.length, proto.send!.name, proto.send!.length]).toEqual(['open', 2, 'send', 1]);
+  });
+
+  it('prints but does not record again a console call the recording itself causes', () => {
+    const { win, printed, capture } = createWindow();
+    installPageCapture(win, 'page');
+    const log = (win.console as Record<string, (...args: unknown[]) => void>).log!;
+    const watched: object = new Proxy({ a: 1 }, {
+      ownKeys(target) {
+        log('listing the keys of', watched);
+        return Reflect.ownKeys(target);
+      },
+    });
+    log(watched);
+    expect(printed.map((p) => p.args[0])).toEqual(['listing the keys of', watched]);
+    expect(capture().console.entries.map((e) => e.text)).toEqual(['{a: 1}']);
+  });
+
   it('starts once: a second call (the toolbar taking over) keeps the first capture and its wrappers', () => {
     const { win, capture, printed } = createWindow();
     installPageCapture(win, 'page');
@@ -239,6 +365,15 @@ describe('the built capture script (dist/page-capture.js)', () => {
       console: { entries: [{ level: 'warn', text: 'early' }], dropped: 0 },
       network: { entries: [{ api: 'fetch', status: 503, url: 'http://localhost:5173/api' }] },
     });
+  });
+
+  it('names itself and puts itself on DevTools’ ignore list, so a console message shows the page’s own line', () => {
+    const [sourceUrl, mapUrl] = script.split('\n').slice(-2);
+    expect(sourceUrl).toBe(`//# sourceURL=${PAGE_CAPTURE_SOURCE_URL}`);
+    const map = JSON.parse(Buffer.from(mapUrl!.replace('//# sourceMappingURL=data:application/json;base64,', ''), 'base64').toString('utf8'));
+    expect(map).toMatchObject({ version: 3, sources: [PAGE_CAPTURE_SOURCE_URL], ignoreList: [0], x_google_ignoreList: [0] });
+    const codeLines = script.split('\n').length - 2;
+    expect(map.mappings.split(';')).toEqual(Array.from({ length: codeLines }, () => 'AAAA'));
   });
 
   it('hands the capture to a toolbar that loaded it, which starts it as its own', () => {

@@ -10,6 +10,7 @@
  * what it throws; the recording never throws into the page and never runs the page's code.
  */
 import { PAGE_TOOL_LIMITS } from '../../shared/limits.ts';
+import { truncateText } from '../../shared/truncate.ts';
 import { describeThrown, formatConsoleArgs, previewValue } from './format-console-args.ts';
 import { redactUrl } from './redact-url.ts';
 
@@ -79,37 +80,70 @@ export interface CaptureWindow {
   performance?: { now(): number };
 }
 
+/** Adds `entry`, dropping the oldest past `max`: `shift`, which engines make cheap, on every console call. */
 function push<T>(buffer: RingBuffer<T>, entry: T, max: number): void {
   buffer.entries.push(entry);
-  const over = buffer.entries.length - max;
-  if (over > 0) {
-    buffer.entries.splice(0, over);
-    buffer.dropped += over;
+  while (buffer.entries.length > max) {
+    buffer.entries.shift();
+    buffer.dropped++;
   }
+}
+
+/**
+ * `text` in a string of its own: a piece cut from a larger string can keep that whole string alive
+ * (V8 slices point into their source), and the buffers must hold no more than their own text.
+ */
+function ownCopy(text: string): string {
+  return (' ' + text).slice(1);
+}
+
+/** `ownCopy` of a text that may be null. */
+function ownCopyOrNull(text: string | null): string | null {
+  return text === null ? null : ownCopy(text);
 }
 
 function monotonicNow(win: CaptureWindow): number {
   return win.performance ? win.performance.now() : Date.now();
 }
 
-/** Replaces `target[key]` with `wrap(original)` when it is a function; a read-only one is left as it is. */
+/**
+ * Replaces `target[key]` with `wrap(original)` when it is a function; a read-only one is left as it
+ * is. The wrapper keeps the original's `name` and `length`, which some code reads.
+ */
 function wrapMethod(target: object, key: string, wrap: (original: Function) => Function): void {
   const original: unknown = Reflect.get(target, key);
   if (typeof original !== 'function') return;
-  Reflect.set(target, key, wrap(original));
+  const wrapped = wrap(original);
+  for (const own of ['name', 'length']) {
+    try {
+      const descriptor = Object.getOwnPropertyDescriptor(original, own);
+      if (descriptor) Object.defineProperty(wrapped, own, descriptor);
+    } catch {
+      // A wrapper that looks a little different still behaves the same.
+    }
+  }
+  Reflect.set(target, key, wrapped);
 }
 
 function wrapConsole(win: CaptureWindow, capture: PageCapture): void {
   const target = win.console;
   if (!target) return;
+  // A console call made while a message is being formatted (by a proxy's trap, say) is the
+  // recording's doing, not the page's: it prints, but is not formatted again, which could recurse.
+  let recording = false;
   for (const level of CONSOLE_LEVELS) {
     wrapMethod(target, level, (original) =>
       function (this: unknown, ...args: unknown[]) {
-        try {
-          const text = formatConsoleArgs(args, PAGE_TOOL_LIMITS.consoleArgChars, PAGE_TOOL_LIMITS.consoleMessageChars);
-          push(capture.console, { level, text, time: Date.now() }, PAGE_TOOL_LIMITS.consoleMessages);
-        } catch {
-          // Never into the page.
+        if (!recording) {
+          recording = true;
+          try {
+            const text = formatConsoleArgs(args, PAGE_TOOL_LIMITS.consoleArgChars, PAGE_TOOL_LIMITS.consoleMessageChars);
+            push(capture.console, { level, text: ownCopy(text), time: Date.now() }, PAGE_TOOL_LIMITS.consoleMessages);
+          } catch {
+            // Never into the page.
+          } finally {
+            recording = false;
+          }
         }
         return Reflect.apply(original, this, args);
       },
@@ -126,7 +160,7 @@ function recordError(capture: PageCapture, kind: PageErrorEntry['kind'], thrown:
   const file = typeof where.file === 'string' && where.file ? redactUrl(where.file, undefined, PAGE_TOOL_LIMITS.networkUrlChars) : null;
   push(
     capture.errors,
-    { kind, ...described, file, line: readNumber(where.line), column: readNumber(where.column), time: Date.now() },
+    { kind, message: ownCopy(described.message), stack: ownCopyOrNull(described.stack), file: ownCopyOrNull(file), line: readNumber(where.line), column: readNumber(where.column), time: Date.now() },
     PAGE_TOOL_LIMITS.pageErrors,
   );
 }
@@ -174,13 +208,17 @@ function describeFetch(win: CaptureWindow, input: unknown, init: unknown): { met
   return { method: method.toUpperCase(), url: redactUrl(url, win.location?.href, PAGE_TOOL_LIMITS.networkUrlChars) };
 }
 
+/** A request method as recorded: real ones are short words, and the page may pass any string. */
+const METHOD_CHARS = 32;
+
 function failure(api: NetworkFailureEntry['api'], request: { method: string; url: string }, start: number, startMono: number, win: CaptureWindow, outcome: { status?: number; statusText?: string; error?: string }): NetworkFailureEntry {
   return {
     api,
-    ...request,
+    method: ownCopy(truncateText(request.method, METHOD_CHARS)),
+    url: ownCopy(request.url),
     status: outcome.status ?? null,
-    statusText: outcome.statusText ? outcome.statusText.slice(0, 200) : null,
-    error: outcome.error ?? null,
+    statusText: outcome.statusText ? ownCopy(outcome.statusText.slice(0, 200)) : null,
+    error: outcome.error === undefined ? null : ownCopy(outcome.error),
     start,
     durationMs: Math.max(0, Math.round(monotonicNow(win) - startMono)),
   };
@@ -200,26 +238,30 @@ function wrapFetch(win: CaptureWindow, capture: PageCapture): void {
       const result = Reflect.apply(original, this, args);
       if (!request || !(result instanceof Promise)) return result;
       const asked = request;
-      const record = (outcome: { status?: number; statusText?: string; error?: string }) => {
-        try {
-          push(capture.network, failure('fetch', asked, start, startMono, win, outcome), PAGE_TOOL_LIMITS.networkFailures);
-        } catch {
-          // Never into the page.
-        }
-      };
+      const record = (outcome: { status?: number; statusText?: string; error?: string }) =>
+        push(capture.network, failure('fetch', asked, start, startMono, win, outcome), PAGE_TOOL_LIMITS.networkFailures);
       // A new promise that settles as the page's would: the same response, or the same rejection
       // (left unhandled when the page does not handle it, so `unhandledrejection` still fires).
+      // Reading the answer is part of the recording: whatever it throws stays out of the page.
       return result.then(
         (response: unknown) => {
-          if (response && typeof response === 'object') {
-            const status: unknown = Reflect.get(response, 'status');
-            const statusText: unknown = Reflect.get(response, 'statusText');
-            if (typeof status === 'number' && status >= 400) record({ status, statusText: typeof statusText === 'string' ? statusText : '' });
+          try {
+            if (response && typeof response === 'object') {
+              const status: unknown = Reflect.get(response, 'status');
+              const statusText: unknown = Reflect.get(response, 'statusText');
+              if (typeof status === 'number' && status >= 400) record({ status, statusText: typeof statusText === 'string' ? statusText : '' });
+            }
+          } catch {
+            // Never into the page.
           }
           return response;
         },
         (error: unknown) => {
-          record({ error: describeThrown(error, 300, 0).message });
+          try {
+            record({ error: describeThrown(error, 300, 0).message });
+          } catch {
+            // Never into the page.
+          }
           throw error;
         },
       );
@@ -227,12 +269,30 @@ function wrapFetch(win: CaptureWindow, capture: PageCapture): void {
   );
 }
 
-/** What `open` asked for, per request object, out of the page's sight. */
+interface XhrRequest {
+  method: string;
+  url: string;
+}
+
+/** The request an XMLHttpRequest object is sending now, and why it ended without an answer. */
+interface XhrSending {
+  request: XhrRequest;
+  start: number;
+  startMono: number;
+  error?: string;
+}
+
+/**
+ * What `open` asked for and what `send` sent, per request object, out of the page's sight. A
+ * request object the page sends again and again gets one set of listeners, which record the
+ * request it is sending now.
+ */
 function wrapXhr(win: CaptureWindow, capture: PageCapture): void {
   const ctor = win.XMLHttpRequest;
   if (typeof ctor !== 'function' || !ctor.prototype) return;
   const proto: object = ctor.prototype;
-  const opened = new WeakMap<object, { method: string; url: string }>();
+  const opened = new WeakMap<object, XhrRequest>();
+  const sending = new WeakMap<object, XhrSending>();
   wrapMethod(proto, 'open', (original) =>
     function (this: object, ...args: unknown[]) {
       try {
@@ -252,7 +312,10 @@ function wrapXhr(win: CaptureWindow, capture: PageCapture): void {
     function (this: object, ...args: unknown[]) {
       try {
         const request = opened.get(this);
-        if (request && isEventTarget(this)) watchXhr(win, capture, this, request);
+        if (request && isEventTarget(this)) {
+          if (!sending.has(this)) listenToXhr(win, capture, this, sending);
+          sending.set(this, { request, start: Date.now(), startMono: monotonicNow(win) });
+        }
       } catch {
         // Never into the page.
       }
@@ -269,20 +332,24 @@ function isEventTarget(value: object): value is EventTargetLike {
   return typeof Reflect.get(value, 'addEventListener') === 'function';
 }
 
-function watchXhr(win: CaptureWindow, capture: PageCapture, xhr: EventTargetLike, request: { method: string; url: string }): void {
-  const start = Date.now();
-  const startMono = monotonicNow(win);
-  let error: string | undefined;
-  xhr.addEventListener('error', () => (error = 'network error'));
-  xhr.addEventListener('abort', () => (error = 'aborted'));
-  xhr.addEventListener('timeout', () => (error = 'timed out'));
+/** Listens to one request object for good; each `loadend` records the request `sending` holds. */
+function listenToXhr(win: CaptureWindow, capture: PageCapture, xhr: EventTargetLike, sending: WeakMap<object, XhrSending>): void {
+  const failWith = (error: string) => () => {
+    const now = sending.get(xhr);
+    if (now) now.error = error;
+  };
+  xhr.addEventListener('error', failWith('network error'));
+  xhr.addEventListener('abort', failWith('aborted'));
+  xhr.addEventListener('timeout', failWith('timed out'));
   xhr.addEventListener('loadend', () => {
     try {
+      const now = sending.get(xhr);
+      if (!now) return;
       const status: unknown = Reflect.get(xhr, 'status');
       const statusText: unknown = Reflect.get(xhr, 'statusText');
-      if (!error && !(typeof status === 'number' && status >= 400)) return;
-      const outcome = error ? { error } : { status: Number(status), statusText: typeof statusText === 'string' ? statusText : '' };
-      push(capture.network, failure('xhr', request, start, startMono, win, outcome), PAGE_TOOL_LIMITS.networkFailures);
+      if (!now.error && !(typeof status === 'number' && status >= 400)) return;
+      const outcome = now.error ? { error: now.error } : { status: Number(status), statusText: typeof statusText === 'string' ? statusText : '' };
+      push(capture.network, failure('xhr', now.request, now.start, now.startMono, win, outcome), PAGE_TOOL_LIMITS.networkFailures);
     } catch {
       // Never into the page.
     }
