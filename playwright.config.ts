@@ -21,9 +21,9 @@ export default defineConfig({
   reporter: [['list']],
   projects: [
     { name: 'toolbar', testIgnore: 'real-apps/**' },
-    // Apps made with `npm create vite` (kept under ~/.cache/agentbar-real-apps): the
-    // first run installs them, hence the long timeout; their tests share no state, so they spread
-    // over both workers.
+    // Apps made with `npm create vite`, and the proxy's Vite, webpack-dev-server and Next.js apps
+    // (kept under ~/.cache/agentbar-real-apps): the first run installs them, hence the long
+    // timeout; their tests share no state, so they spread over both workers.
     { name: 'real-apps', testDir: 'e2e/real-apps', timeout: 300_000, fullyParallel: true },
   ],
   use: {

@@ -28,7 +28,7 @@ import { createFileChatRepository } from './persistence/file-chat-repository.ts'
 import { createMemoryChatRepository } from './persistence/memory-chat-repository.ts';
 import { handleRequest, type RequestContext } from './sync/requests.ts';
 import { RunManager } from './sync/runs.ts';
-import { createSignInLinks } from './edge/sign-in-links.ts';
+import { createSignInLinks, type SignInLinks } from './edge/sign-in-links.ts';
 import { DataDirBusyError, lockDataDir, type DataDirLock } from './host/data-dir-lock.ts';
 import { PACKAGE_ROOT } from './host/package-info.ts';
 import { connectionsCheckingInterval, DEFAULT_SOCKET_LIMITS, guardSockets, type SocketLimits } from './edge/socket-guard.ts';
@@ -77,6 +77,11 @@ export interface ServerOptions {
   tools?: ToolDispatcherOptions;
   replay?: { frames?: number; bytes?: number };
   toolbarBundlePath?: string;
+  /**
+   * The one-time sign-in codes (default: the server's own). A proxy given the same redeems the
+   * codes `agentbar sign-in` asks the server for.
+   */
+  signIn?: SignInLinks;
 }
 
 export interface AgentbarServer {
@@ -193,7 +198,7 @@ export async function startServer(options: ServerOptions): Promise<AgentbarServe
   const policy = { port: () => port, token, allowOrigins: options.allowOrigins ?? [] };
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
 
-  const signIn = createSignInLinks();
+  const signIn = options.signIn ?? createSignInLinks();
   const app = createHttpApp({
     policy,
     signIn,

@@ -20,7 +20,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
  * `node_modules` for a dependency's (it adds `?v=` to its id and does not watch it), so an app kept
  * there is not an app as users have it. `AGENTBAR_REAL_APPS_CACHE` puts it elsewhere.
  */
-const APPS_CACHE =
+export const APPS_CACHE =
   process.env.AGENTBAR_REAL_APPS_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'agentbar-real-apps');
 /** Written last: an app folder without it was left half made, and is made again. */
 const READY = 'ready.json';

@@ -12,6 +12,15 @@ const KEEP_OUTPUT = 64 * 1024;
  * process dies however it dies, so no dev server outlives the run.
  */
 const WATCHDOG = 'data:text/javascript,process.stdin.on("end",()=>process.exit(70)).on("error",()=>process.exit(70)).resume();';
+/**
+ * The same for a tool that starts node processes of its own from its `execArgv` (`next dev`, which
+ * rewrites them into NODE_OPTIONS and breaks the watchdog's quoting): this parent runs it
+ * unchanged and ends their whole process group when its stdin closes.
+ */
+const TREE_WATCHDOG = `const [script, ...args] = process.argv.slice(1);
+const child = require('node:child_process').spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
+child.on('exit', (code) => process.exit(code ?? 1));
+process.stdin.on('end', () => process.kill(0, 'SIGKILL')).on('error', () => process.kill(0, 'SIGKILL')).resume();`;
 
 export interface Started {
   child: ChildProcess;
@@ -49,13 +58,23 @@ export class ChildProcesses {
     return this.start(process.execPath, ['--import', WATCHDOG, script, ...args], cwd, 'pipe');
   }
 
+  /**
+   * Starts a node script that runs until stopped and starts node processes of its own (`next dev`),
+   * under a parent that is its watchdog; `env` is added to the environment.
+   *
+   * @example const next = processes.startNodeTree(nextBin, ['dev'], appDir, { NEXT_TELEMETRY_DISABLED: '1' });
+   */
+  startNodeTree(script: string, args: string[], cwd: string, env: Record<string, string> = {}): Started {
+    return this.start(process.execPath, ['-e', TREE_WATCHDOG, script, ...args], cwd, 'pipe', env);
+  }
+
   /** Sends SIGTERM to every process group still running, SIGKILL after a grace period; resolves once all are gone. */
   async stopAll(): Promise<void> {
     await Promise.all([...this.live].map((started) => stopGroup(started)));
   }
 
-  private start(command: string, args: string[], cwd: string, stdin: 'ignore' | 'pipe'): Started {
-    const env: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: 'false', NO_COLOR: '1' };
+  private start(command: string, args: string[], cwd: string, stdin: 'ignore' | 'pipe', extraEnv: Record<string, string> = {}): Started {
+    const env: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: 'false', NO_COLOR: '1', ...extraEnv };
     delete env.AGENTBAR_DATA_DIR;
     const child = spawn(command, args, { cwd, env, detached: true, stdio: [stdin, 'pipe', 'pipe'] });
     let stdout = '';

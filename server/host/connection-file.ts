@@ -15,6 +15,8 @@ export const ConnectionFileSchema = v.object({
   http: v.pipe(v.string(), v.startsWith('http')),
   token: v.pipe(v.string(), v.minLength(16)),
   pid: v.pipe(v.number(), v.integer()),
+  /** Only while `agentbar proxy` runs: its address and the dev server behind it (`agentbar sign-in` signs into it). */
+  proxy: v.optional(v.object({ url: v.pipe(v.string(), v.startsWith('http')), upstream: v.string() })),
 });
 export type ConnectionFile = v.InferOutput<typeof ConnectionFileSchema>;
 /** What a client needs of it. */

@@ -91,5 +91,5 @@ export function renderProxySignInHelp(why: 'missing' | 'used'): string {
 <h1 style="font-size:20px">agentbar: sign in</h1>
 <p>${lead}</p>
 <p>Open the sign-in address that <code>agentbar proxy</code> printed when it started. It opens the app once, within 5 minutes,
-and keeps this browser signed in. For a new address, stop <code>agentbar proxy</code> (Ctrl+C) and start it again.</p>`;
+and keeps this browser signed in. For a new address, run <code>agentbar sign-in</code> in another terminal.</p>`;
 }
