@@ -55,7 +55,8 @@ describe('docs/sdk.md', () => {
     });
   }
 
-  it('has examples that type-check against the package', () => {
+  // A whole TypeScript program over every example: seconds on a busy machine.
+  it('has examples that type-check against the package', { timeout: 30_000 }, () => {
     expect(blocks.length).toBeGreaterThan(15);
     const errors = [...virtual.keys()].flatMap((file) =>
       ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => {
