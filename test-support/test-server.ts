@@ -86,7 +86,8 @@ export function createHarness(): Harness {
     async cleanup() {
       await Promise.all(clients.splice(0).map((c) => c.terminate()));
       await Promise.all(servers.splice(0).map((s) => s.close()));
-      await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+      // A process a test started may write into its folder for a moment after it was stopped.
+      await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })));
     },
   };
 }

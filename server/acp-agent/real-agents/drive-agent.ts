@@ -4,6 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { PAGE_TOOL_DEFINITIONS } from '../../../shared/page-tool-definitions.ts';
@@ -58,11 +59,13 @@ export function useDriver(agent: AgentUnderTest, fake: () => ProviderServer): { 
   // waits until the agents are stopped.
   afterEach(async () => {
     await h.cleanup();
-    await Promise.all(homes.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+    // An agent's own helpers (Claude Code under its adapter) may still write their state into its
+    // home for a moment after the agent was stopped: removal retries.
+    await Promise.all(homes.splice(0).map((d) => rm(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })));
   });
   return {
     async start() {
-      const [home, cwd, dataDir] = await Promise.all([agent.homeParent ? homeIn(agent.homeParent) : h.tmpDir(), h.tmpDir(), h.tmpDir()]);
+      const [home, cwd, dataDir] = await Promise.all([homeIn(agent.homeParent ?? path.join(tmpdir(), 'agentbar-real-agent-homes')), h.tmpDir(), h.tmpDir()]);
       await agent.prepareHome?.(fake(), home, cwd);
       const definition = () =>
         createAcpAgent({ id: agent.id, command: agent.command, args: agent.args ?? [], cwd, startTimeoutMs: 30_000, ...agent.options, env: { PATH: process.env.PATH ?? '', HOME: home, ...agent.env(fake(), home) } });
