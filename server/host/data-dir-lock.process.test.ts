@@ -39,12 +39,16 @@ function unrelatedProcess(): number {
   return child.pid!;
 }
 
-/** A zombie for as long as the test runs: `sh` starts a child, then becomes `sleep`, which never reaps it. */
+/**
+ * A zombie for as long as the test runs: `sh` starts a child, then becomes `sleep`, which never
+ * reaps it. The child outlives the `exec` by half a second: one that ended first could be reaped
+ * by the shell.
+ */
 async function zombiePid(): Promise<number> {
-  const sh = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const sh = spawn('sh', ['-c', 'sleep 0.5 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
   children.add(sh);
   const pid = Number(await new Promise<string>((resolve) => sh.stdout!.once('data', (d) => resolve(String(d)))));
-  await expect.poll(() => describeProcess(pid).kind).toBe('zombie');
+  await expect.poll(() => describeProcess(pid).kind, { timeout: 10_000 }).toBe('zombie');
   return pid;
 }
 
