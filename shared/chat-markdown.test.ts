@@ -128,6 +128,21 @@ describe('formatChatMarkdown', () => {
     );
   });
 
+  it('writes only the versions of answers the chat shows', () => {
+    const messages: Message[] = [
+      { id: 'q', role: 'user', content: [{ type: 'text', text: 'Name a colour' }], metadata: { source: 'toolbar', selectedElements: [] }, createdAt: at(1) },
+      { id: 'a1', role: 'assistant', agent: 'demo/guide', content: [{ type: 'text', text: 'Teal.' }], status: 'done', createdAt: at(2) },
+      { id: 'a2', role: 'assistant', agent: 'demo/guide', parentId: 'q', content: [{ type: 'text', text: 'Ochre.' }], status: 'done', createdAt: at(3) },
+    ];
+    const first = formatChatMarkdown({ title: 'Colours', messages, head: 'a1' }, { formatTime: time });
+    expect(first).toContain('Teal.');
+    expect(first).not.toContain('Ochre.');
+    // Without a head, the newest version shows.
+    const latest = formatChatMarkdown({ title: 'Colours', messages }, { formatTime: time });
+    expect(latest).toContain('Ochre.');
+    expect(latest).not.toContain('Teal.');
+  });
+
   it('cuts a long tool output and says how much was left out', () => {
     const long: Message = { id: 'm7', role: 'tool', content: [{ type: 'tool-result', toolCallId: 't3', toolName: 'read', output: 'a'.repeat(MAX_TOOL_TEXT + 1_234), isError: true }], createdAt: at(30) };
     const markdown = formatChatMarkdown({ title: 'log', messages: [long] });

@@ -8,6 +8,7 @@ import { describeApproval, formatBytes, formatLocalDateTime, formatThinkingTime 
 import { findLineChange } from './line-change.ts';
 import type { AssistantMessage, Message, ToolCallPart, ToolDisplay, ToolResultPart, UserMessage } from './schemas.ts';
 import { collapseWhitespace, truncateLine, truncateText } from './truncate.ts';
+import { selectShownMessages } from './versions.ts';
 
 /** A tool call's input, output or shown text longer than this is cut: the chat is for reading, not replaying. */
 export const MAX_TOOL_TEXT = 4_000;
@@ -21,17 +22,18 @@ export interface ChatMarkdownOptions {
  * Writes a chat as Markdown: a heading per turn (who and when), the text as written, reasoning as
  * a quote, tool calls with their input and output in code blocks (each cut at 4,000 characters)
  * and a coding agent's file changes as diffs, picked elements (with the components around them and
- * where they are written) and attachments named (their bytes are not copied).
+ * where they are written) and attachments named (their bytes are not copied). Of a chat with
+ * versions of its answers, only the shown ones (`head`, as `ChatInfo.head`) are written.
  *
  * @example formatChatMarkdown({ title: 'Fix the filter', messages }) // '# Fix the filter\n\n## You · 2026-11-30 07:22\n\n…'
  */
-export function formatChatMarkdown(chat: { title: string; messages: readonly Message[] }, options: ChatMarkdownOptions = {}): string {
+export function formatChatMarkdown(chat: { title: string; messages: readonly Message[]; head?: string | null | undefined }, options: ChatMarkdownOptions = {}): string {
   const time = options.formatTime ?? formatLocalDateTime;
   const toolNames = new Map<string, string>();
   const blocks: string[] = [`# ${collapseWhitespace(chat.title) || 'Chat'}`];
   /** Who the last heading named: an agent's next step after a tool's result goes on under it. */
   let speaker: string | null = null;
-  for (const message of chat.messages) {
+  for (const message of selectShownMessages(chat.messages, chat.head)) {
     if (message.role === 'user') {
       const written = writeUser(message, time, toolNames);
       if (written.heading) speaker = null;

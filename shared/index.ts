@@ -9,3 +9,4 @@ export * from './sync-client.ts';
 export * from './agent-mode.ts';
 export * from './agent-setting.ts';
 export * from './approval-options.ts';
+export * from './versions.ts';

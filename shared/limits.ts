@@ -16,6 +16,11 @@ export const LIMITS = {
   maxChatBytes: 40 * 1024 * 1024,
   /** Chats one server keeps; creating more is refused with `too_large`. */
   maxChats: 10_000,
+  /**
+   * Versions of one answer (Regenerate, Retry) or one question (Edit): siblings under one parent
+   * message. One more is refused with `too_large`, so a chat cannot fill with redone replies.
+   */
+  maxVersions: 20,
   /** The server frames every client must accept (PROTOCOL §1): a snapshot never exceeds it. */
   maxServerFrameBytes: 64 * 1024 * 1024,
   /** Request ids (PROTOCOL §4). */

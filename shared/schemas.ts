@@ -255,6 +255,8 @@ export const UserMessageSchema = v.object({
   agent: v.optional(v.string()),
   clientMessageId: v.optional(v.string()),
   createdAt: TimeSchema,
+  /** Additive (v1 extension): the message this one follows when not the one before it; null: it starts the chat (shared/versions.ts). */
+  parentId: v.optional(v.nullable(IdSchema)),
 });
 export type UserMessage = v.InferOutput<typeof UserMessageSchema>;
 
@@ -299,6 +301,8 @@ export const AssistantMessageSchema = v.object({
   plan: v.optional(boundedArray(PlanEntrySchema, L.maxPlanEntries)),
   /** Additive (v1 extension): notices the agent gave while writing this message, in order. */
   notices: v.optional(boundedArray(NoticeSchema, L.maxNotices)),
+  /** Additive (v1 extension): the message this one follows when not the one before it; null: it starts the chat (shared/versions.ts). */
+  parentId: v.optional(v.nullable(IdSchema)),
 });
 export type AssistantMessage = v.InferOutput<typeof AssistantMessageSchema>;
 
@@ -307,6 +311,8 @@ export const ToolMessageSchema = v.object({
   role: v.literal('tool'),
   content: v.array(ToolResultPartSchema),
   createdAt: TimeSchema,
+  /** Additive (v1 extension): the message this one follows when not the one before it; null: it starts the chat (shared/versions.ts). */
+  parentId: v.optional(v.nullable(IdSchema)),
 });
 export type ToolMessage = v.InferOutput<typeof ToolMessageSchema>;
 
@@ -424,6 +430,8 @@ export const ChatInfoSchema = v.object({
    * while it is the default title or one made from the first message. An agent never replaces a user's.
    */
   titledBy: v.optional(v.picklist(['user', 'agent'])),
+  /** Additive: the message the shown branch ends at, when it is not the last one (shared/versions.ts). */
+  head: v.optional(IdSchema),
 });
 export type ChatInfo = v.InferOutput<typeof ChatInfoSchema>;
 
@@ -508,6 +516,8 @@ export const MessageSendSchema = v.object({
   metadata: UserMetadataSchema,
   agent: v.optional(AgentIdSchema),
   clientMessageId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxClientMessageIdLength))),
+  /** Additive: a question of the user's this message is a new version of (Edit): it branches from that question's parent. */
+  editOf: v.optional(v.string()),
 });
 export type MessageSend = v.InferOutput<typeof MessageSendSchema>;
 
@@ -552,6 +562,19 @@ export const SettingSetSchema = v.object({
   value: v.pipe(v.string(), v.minLength(1), v.maxLength(L.maxSettingIdLength)),
 });
 
+/** Additive: asks the agent to answer one of the user's questions again, as a new version of its answer. */
+export const MessageRegenerateSchema = v.object({
+  type: v.literal('message.regenerate'),
+  id: RequestIdSchema,
+  chatId: v.string(),
+  /** The question: a user message with content (not only approvals). */
+  messageId: v.string(),
+  /** The agent to answer; by default the question's own. */
+  agent: v.optional(AgentIdSchema),
+});
+/** Additive: shows the branch through `messageId` (one version of an answer or question) and what follows it. */
+export const VersionSetSchema = v.object({ type: v.literal('version.set'), id: RequestIdSchema, chatId: v.string(), messageId: v.string() });
+
 /** Request schemas by `type`: the server looks the schema up first, so an unknown type is its own error. */
 export const REQUEST_SCHEMAS = {
   'chat.create': ChatCreateSchema,
@@ -565,6 +588,8 @@ export const REQUEST_SCHEMAS = {
   'run.stop': RunStopSchema,
   'mode.set': ModeSetSchema,
   'setting.set': SettingSetSchema,
+  'message.regenerate': MessageRegenerateSchema,
+  'version.set': VersionSetSchema,
 } as const;
 export type RequestType = keyof typeof REQUEST_SCHEMAS;
 export type RequestOf<T extends RequestType> = v.InferOutput<(typeof REQUEST_SCHEMAS)[T]>;
@@ -585,6 +610,8 @@ export interface ResultValues {
   'run.stop': { stopped: boolean };
   'mode.set': undefined;
   'setting.set': undefined;
+  'message.regenerate': undefined;
+  'version.set': undefined;
 }
 
 // ---------------------------------------------------------------- server → client

@@ -10,7 +10,7 @@ import type { BrowserMetadata, SelectedElement, UserContentPart, UserMessage } f
 import type { SyncClient, SyncView } from '../shared/sync-client.ts';
 import { buildContent } from './build-content.ts';
 import { addPickPictures, describeMissedPictures, type PickPictures } from './screenshot/pick-pictures.ts';
-import { selectChatsSorted, selectComposerAgent, selectComposerBlocker, selectSendBlocker } from './selectors.ts';
+import { selectChatsSorted, selectComposerAgent, selectComposerBlocker, selectMessages, selectSendBlocker } from './selectors.ts';
 import { isQueueReady, queueComposer, takeBack, unqueue } from './send-queue.ts';
 import type { PickedElement, ToolbarStore } from './store.ts';
 
@@ -48,10 +48,12 @@ export interface ToolbarActionsApi {
   /** Asks `agent` to change one of its settings (its model, say) in the active chat (creating the chat first when there is none). */
   setSetting(agent: string, setting: string, value: string): Promise<boolean>;
   /**
-   * Sends one of the user's earlier messages again, as a new message at the end of the chat, to
-   * `agent` (Retry and Regenerate): nothing earlier is removed or rewritten.
+   * Asks `agent` to answer one of the user's questions again (Retry and Regenerate): its reply
+   * is a new version of that answer, shown in its place; the earlier versions stay (‹ n/m ›).
    */
-  resend(chatId: string, message: UserMessage, agent: string): Promise<boolean>;
+  regenerate(chatId: string, question: UserMessage, agent: string): Promise<boolean>;
+  /** Shows another version of an answer or question (and what was said after it). */
+  showVersion(chatId: string, messageId: string): Promise<boolean>;
 }
 
 /** The text a user sees for a failed request: the server's (or the agent's) own message. */
@@ -88,13 +90,13 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
    * Posts one message to `chatId`, or to a new chat for `agent` when none is open, with pictures
    * of its picks; resolves with what the composer should say of the pictures it went without.
    */
-  async function deliver(chatId: string | null, content: UserContentPart[], agent: string | undefined, clientMessageId: string): Promise<string | null> {
+  async function deliver(chatId: string | null, content: UserContentPart[], agent: string | undefined, clientMessageId: string, editOf?: string): Promise<string | null> {
     // Picked elements are read now: they are the page context, which may have moved since.
     const picked = store.getState().picked.slice(0, LIMITS.maxSelectedElements);
     const pictures = env.takePickPictures && picked.length ? addPickPictures(content, await env.takePickPictures(picked)) : { content, missed: [] };
     const id = chatId ?? (await client.request('chat.create', agent ? { agent } : {})).chatId;
     const metadata = { source: 'toolbar' as const, browser: env.collectMetadata(), selectedElements: picked.map(env.describePicked) };
-    await client.request('message.send', { chatId: id, content: pictures.content, metadata, ...(agent ? { agent } : {}), clientMessageId });
+    await client.request('message.send', { chatId: id, content: pictures.content, metadata, ...(agent ? { agent } : {}), ...(editOf ? { editOf } : {}), clientMessageId });
     // The picks now show on the sent message, and the next one goes without them unless picked again.
     if (picked.length) store.setState({ picked: store.getState().picked.filter((p) => !picked.includes(p)), sentPicks: picked });
     return pictures.missed.length ? describeMissedPictures(pictures.missed) : null;
@@ -148,17 +150,16 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
       return chatAction(() => inChat(agent, (chatId) => client.request('setting.set', { chatId, agent, setting, value })));
     },
 
-    resend(chatId, message, agent) {
-      const content = message.content.filter((p) => p.type !== 'tool-approval-response');
-      if (content.length === 0) return Promise.resolve(false);
+    regenerate(chatId, question, agent) {
       const blocker = selectSendBlocker(store.getState());
       if (blocker) {
         store.getState().setChatError(blocker);
         return Promise.resolve(false);
       }
-      // The page may have moved on: the browser context is today's, the picked elements the message's own.
-      const metadata = { ...message.metadata, source: 'toolbar' as const, browser: env.collectMetadata() };
-      return chatAction(() => client.request('message.send', { chatId, content, metadata, agent, clientMessageId: makeId('cm') }));
+      return chatAction(() => client.request('message.regenerate', { chatId, messageId: question.id, agent }));
+    },
+    showVersion(chatId, messageId) {
+      return chatAction(() => client.request('version.set', { chatId, messageId }));
     },
 
     async approveTool(chatId, toolCallId, approved, reason, choice) {
@@ -192,14 +193,20 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
         return false;
       }
       const agent = selectComposerAgent(s) ?? undefined;
-      if (s.sync.state?.run) return queueComposer(store, agent ?? null);
+      // A message that waits for the run goes at the end when it can: it edits nothing.
+      if (s.sync.state?.run) {
+        store.setState({ editing: null });
+        return queueComposer(store, agent ?? null);
+      }
+      // An edit of a message still in the chat shown: another chat's message is not there to branch from.
+      const editOf = s.editing && selectMessages(s).some((m) => m.id === s.editing) ? s.editing : undefined;
       const draft = s.draft;
       const sentAttachments = new Set(s.attachments.map((a) => a.id));
       const clientMessageId = s.pendingClientMessageId ?? makeId('cm');
       store.setState({ sending: true, composerError: null, pendingClientMessageId: clientMessageId });
 
       try {
-        const missed = await deliver(store.getState().sync.state?.activeChatId ?? null, built.content, agent, clientMessageId);
+        const missed = await deliver(store.getState().sync.state?.activeChatId ?? null, built.content, agent, clientMessageId, editOf);
         // Clear only what was sent: the developer may have typed on while the request was out.
         const now = store.getState();
         store.setState({
@@ -207,6 +214,7 @@ export function createActions(env: ActionsEnv): ToolbarActionsApi {
           draft: now.draft === draft ? '' : now.draft,
           attachments: now.attachments.filter((a) => !sentAttachments.has(a.id)),
           pendingClientMessageId: null,
+          editing: null,
           ...(missed ? { composerError: missed } : {}),
         });
         return true;

@@ -68,6 +68,8 @@ export interface ToolbarState extends UiPrefs {
   pendingClientMessageId: string | null;
   /** The message waiting for the run in progress to end. */
   queued: QueuedMessage | null;
+  /** The question of the user's that the box holds a new version of (Edit): sending branches from it. */
+  editing: string | null;
   sending: boolean;
   composerError: string | null;
   /** Offline although the server answers HTTP: it refused this toolbar (token or origin). */
@@ -130,6 +132,7 @@ export const INITIAL_UI_STATE: Omit<ToolbarState, keyof UiPrefs | 'sync'> = {
   attachmentsInProgress: 0,
   pendingClientMessageId: null,
   queued: null,
+  editing: null,
   sending: false,
   composerError: null,
   serverRefused: false,

@@ -76,7 +76,7 @@ export async function runSessions(argv: string[]): Promise<number> {
       const messages = await readMessages(client, chat);
       if (values.json) console.log(JSON.stringify(messages, null, 2));
       else {
-        const markdown = formatChatMarkdown({ title: chat.title, messages });
+        const markdown = formatChatMarkdown({ title: chat.title, messages, head: chat.head });
         // On a terminal, an agent's escape sequences must not move the cursor; in a file they are the text.
         process.stdout.write(shownOn(process.stdout)(markdown));
       }

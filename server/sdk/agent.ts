@@ -225,7 +225,10 @@ export interface RunContext {
   /** This agent's id. */
   agent: string;
   chatId: string;
-  /** The whole chat so far, every agent's turns included, ending with `message`. */
+  /**
+   * The chat so far, every agent's turns included, ending with `message`: its shown branch only,
+   * so of an answer (or question) with versions, only the one the user chose.
+   */
   messages: readonly Message[];
   /** The user message that started this run. */
   message: UserMessage;

@@ -6,9 +6,10 @@ import { isValidId, makeId } from '../../shared/ids.ts';
 import { ProtocolError } from '../../shared/errors.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import { applyPatchInPlace } from '../../shared/patch.ts';
+import { selectShownMessages } from '../../shared/versions.ts';
 import type { ChatInfo, ContextUsage, Message, Op } from '../../shared/schemas.ts';
 import { ChatNotFoundError, StorageError, UnreadableChatError, type ChatRepository, type ChatSource } from '../persistence/chat-repository.ts';
-import { titleFromText } from './chat-title.ts';
+import { titleFromMessageText } from './chat-title.ts';
 import { isSameUsage } from '../sdk/context-usage.ts';
 import { messagePath, statePath } from './state-paths.ts';
 import type { StateStore } from './state-store.ts';
@@ -32,7 +33,16 @@ export const DEFAULT_TITLE = 'New chat';
 /** A title from the first words of a message, for chats created without one. */
 function titleFrom(message: Message): string | null {
   if (message.role !== 'user') return null;
-  return titleFromText(message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n'));
+  return titleFromMessageText(message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n'));
+}
+
+/** The title the chat's first message with words gave it (none: null). */
+function derivedTitle(messages: readonly Message[]): string | null {
+  for (const message of messages) {
+    const title = titleFrom(message);
+    if (title) return title;
+  }
+  return null;
 }
 
 function indexMessages(messages: Message[]): LoadedChat {
@@ -293,8 +303,8 @@ export class ChatManager {
     if (info.titledBy === undefined && info.title !== DEFAULT_TITLE) {
       // A chat kept before `titledBy` existed may bear a name its user gave: only the title made
       // from its first message is the server's to give away (and an unloaded chat is not read here).
-      const first = this.loaded.get(chatId)?.messages[0];
-      if (!first || titleFrom(first) !== info.title) return false;
+      const messages = this.loaded.get(chatId)?.messages;
+      if (!messages || derivedTitle(messages) !== info.title) return false;
     }
     this.store.change([
       { op: 'replace', path: statePath.chatField(chatId, 'title'), value: title },
@@ -394,12 +404,22 @@ export class ChatManager {
     this.repo.recordChange(chatId, [...ops], this.sourceOf(chatId), options);
   }
 
-  /** Appends a message and updates the chat's count, time and (for user messages) agent. */
-  addMessage(chatId: string, message: Message, options: { urgent?: boolean } = {}): number {
+  /**
+   * Appends a message and updates the chat's count, time and (for user messages) agent. It
+   * follows the shown branch's end (`ChatInfo.head`), or `parentId` when given (a new version);
+   * it then ends the shown branch itself.
+   */
+  addMessage(chatId: string, message: Message, options: { urgent?: boolean; parentId?: string | null } = {}): number {
     const loaded = this.loaded.get(chatId);
     if (!loaded) throw new ProtocolError('internal', `Chat not loaded: ${chatId}`);
     const index = loaded.messages.length;
+    const previous = loaded.messages[index - 1]?.id ?? null;
+    const parent = options.parentId !== undefined ? options.parentId : (this.info(chatId)?.head ?? previous);
+    // Only a message that does not follow the one before it says whom it follows: a chat that
+    // never branched reads as it always did.
+    if (parent !== previous) message.parentId = parent;
     this.edit(chatId, [{ op: 'add', path: messagePath.end, value: message }], options);
+    if (this.info(chatId)?.head !== undefined) this.setHead(chatId, null);
     loaded.index.set(message.id, index);
     if (message.role === 'user' && message.clientMessageId) loaded.clientIds.set(message.clientMessageId, message.id);
     const infoOps: Op[] = [
@@ -412,11 +432,31 @@ export class ChatManager {
     // Who answered in the chat, for listings of chats whose messages are not loaded.
     const answered = message.role === 'assistant' && !info?.agents?.includes(message.agent);
     if (answered) infoOps.push({ op: 'add', path: statePath.chatField(chatId, 'agents'), value: [...(info?.agents ?? []), message.agent] });
-    const title = index === 0 && info?.title === DEFAULT_TITLE ? titleFrom(message) : null;
+    // Until a message with words names it (a command alone does not), the chat keeps the default.
+    const title = info?.title === DEFAULT_TITLE && info.titledBy === undefined ? titleFrom(message) : null;
     if (title) infoOps.push({ op: 'replace', path: statePath.chatField(chatId, 'title'), value: title });
     this.store.change(infoOps);
     if (title || answered) this.repo.recordInfo(chatId, this.sourceOf(chatId));
     return index;
+  }
+
+  /**
+   * The messages of the chat's shown branch (the chosen version of each answer): what the agent
+   * is given as the chat so far. The chat must be loaded.
+   */
+  shownMessages(chatId: string): readonly Message[] {
+    return selectShownMessages(this.messages(chatId), this.info(chatId)?.head);
+  }
+
+  /** Ends the shown branch at `messageId`; null: at the chat's last message (the field goes). */
+  setHead(chatId: string, messageId: string | null): void {
+    const info = this.require(chatId);
+    const last = this.loaded.get(chatId)?.messages.at(-1)?.id;
+    const head = messageId === last ? null : messageId;
+    if ((info.head ?? null) === head) return;
+    const field = statePath.chatField(chatId, 'head');
+    this.store.change([head === null ? { op: 'remove', path: field } : { op: 'add', path: field, value: head }]);
+    this.repo.recordInfo(chatId, this.sourceOf(chatId));
   }
 
   /** Marks the chat's messages changed now (e.g. a message ended). */

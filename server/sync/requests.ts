@@ -15,6 +15,7 @@ import type { RunManager } from './runs.ts';
 import { StorageError } from '../persistence/chat-repository.ts';
 import type { StateStore } from './state-store.ts';
 import type { ToolCalls } from './tool-calls.ts';
+import { placeEdit, regenerateAnswer, setVersion } from './version-requests.ts';
 
 export interface RequestClient {
   id: string;
@@ -145,6 +146,7 @@ async function sendMessage(ctx: RequestContext, req: RequestOf<'message.send'>, 
   }
   const agent = ctx.agents.resolve(req.agent, info.agent);
   if (ctx.runs.current) throw new ProtocolError('busy', `The agent ${ctx.runs.current.agent} is still working; wait or press Stop`);
+  const parentId = req.editOf === undefined ? undefined : placeEdit(ctx.chats.messages(req.chatId), req.editOf);
   const message: UserMessage = {
     id: makeId('msg'),
     role: 'user',
@@ -157,7 +159,7 @@ async function sendMessage(ctx: RequestContext, req: RequestOf<'message.send'>, 
   // Again, after the load above: a delete may have begun meanwhile.
   ctx.chats.requireNotDeleting(req.chatId);
   ctx.chats.ensureRoom(req.chatId, Buffer.byteLength(JSON.stringify(message), 'utf8'), 'This message');
-  ctx.chats.addMessage(req.chatId, message, { urgent: true });
+  ctx.chats.addMessage(req.chatId, message, parentId === undefined ? { urgent: true } : { urgent: true, parentId });
   ctx.runs.start(agent, req.chatId, message, client.id);
   return { messageId: message.id };
 }
@@ -245,7 +247,7 @@ export async function handleRequest(ctx: RequestContext, req: Request, client: R
 }
 
 /** Requests whose ok waits for their change to be written (one disk sync; streaming is not slowed). */
-const DURABLE_REQUESTS = new Set<Request['type']>(['chat.create', 'chat.rename', 'chat.delete', 'message.send', 'tool.approve', 'tool.result', 'mode.set', 'setting.set']);
+const DURABLE_REQUESTS = new Set<Request['type']>(['chat.create', 'chat.rename', 'chat.delete', 'message.send', 'tool.approve', 'tool.result', 'mode.set', 'setting.set', 'message.regenerate', 'version.set']);
 
 function runRequest(ctx: RequestContext, req: Request, client: RequestClient): Promise<unknown> | unknown {
   switch (req.type) {
@@ -271,5 +273,9 @@ function runRequest(ctx: RequestContext, req: Request, client: RequestClient): P
       return setMode(ctx, req);
     case 'setting.set':
       return setSetting(ctx, req);
+    case 'message.regenerate':
+      return regenerateAnswer(ctx, req, client);
+    case 'version.set':
+      return setVersion(ctx, req);
   }
 }

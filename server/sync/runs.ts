@@ -119,7 +119,8 @@ export class RunManager {
     this.o.chats.pin(chatId);
     this.o.store.change([{ op: 'replace', path: statePath.run, value: info }]);
     // The agent gets copies: nothing it does to them can change the state behind the clients' backs.
-    const messages = structuredClone(this.o.chats.messages(chatId)) as Message[];
+    // Only the shown branch: the versions of answers the user did not choose are not the agent's history.
+    const messages = structuredClone(this.o.chats.shownMessages(chatId)) as Message[];
     const own = messages[messages.length - 1];
     const ctx = this.createContext(run, messages, own?.id === message.id ? (own as UserMessage) : structuredClone(message));
     this.execute(run, ctx).catch((error) => this.o.log('error', `The run of ${agent.id} ended badly: ${describeError(error)}`));

@@ -114,7 +114,7 @@ export function ChatTabs() {
                   </button>
                   {chat.messageCount > 0 ? (
                     // Read when clicked: a long chat's Markdown is not made on every render.
-                    <CopyButton label="Copy chat as Markdown" text={() => formatChatMarkdown({ title: chatTitle(chat), messages: selectMessages(store.getState()) })} />
+                    <CopyButton label="Copy chat as Markdown" text={() => formatChatMarkdown({ title: chatTitle(chat), messages: selectMessages(store.getState()), head: chat.head })} />
                   ) : null}
                   <button
                     ref={deleteButton}

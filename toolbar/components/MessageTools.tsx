@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import type { AssistantMessage, UserMessage } from '../../shared/schemas.ts';
+import type { AssistantMessage, Message, UserMessage } from '../../shared/schemas.ts';
 import { useServices, useToolbar } from '../context.ts';
-import { selectMessages, selectRunInActiveChat } from '../selectors.ts';
+import { selectMessages, selectRunInActiveChat, selectShownBranch, type ShownBranch } from '../selectors.ts';
 import { focusComposer } from './Composer.tsx';
 import { CheckIcon, CopyIcon, PencilIcon } from './icons.tsx';
 import { formatDay, formatFullDate, formatTime } from '../formatters.ts';
@@ -73,12 +73,11 @@ function countLines(text: string): number {
   return n;
 }
 
-/** The user message a reply answers: the last one with content before it (approvals are not). */
-function findTrigger(messages: readonly { id: string; role: string }[], replyId: string): UserMessage | null {
-  const at = messages.findIndex((m) => m.id === replyId);
-  for (let i = at - 1; i >= 0; i--) {
-    const m = messages[i] as UserMessage;
-    if (m.role === 'user' && m.content.some((p) => p.type !== 'tool-approval-response')) return m;
+/** The question a reply answers: the last user message with content before it on the shown branch (approvals are not). */
+function findTrigger(messages: readonly Message[], shown: ShownBranch, replyId: string): UserMessage | null {
+  for (let i = shown.ids.indexOf(replyId) - 1; i >= 0; i--) {
+    const m = messages[shown.at[i]!];
+    if (m?.role === 'user' && m.content.some((p) => p.type !== 'tool-approval-response')) return m;
   }
   return null;
 }
@@ -98,7 +97,7 @@ export function offersReplyAction(message: AssistantMessage, isLast: boolean): b
 
 /**
  * Retry (a reply that failed, was stopped or interrupted) and Regenerate (the last reply): the
- * question is sent again as a new message to the same agent; what came before stays as it was.
+ * same agent answers the question again, as a new version of its answer (‹ n/m › keeps the others).
  */
 export function ReplyActions({ message, chatId, isLast }: { message: AssistantMessage; chatId: string; isLast: boolean }) {
   const { store, actions } = useServices();
@@ -108,8 +107,9 @@ export function ReplyActions({ message, chatId, isLast }: { message: AssistantMe
   const broken = isBroken(message);
   if (running || (!broken && !isLast)) return null;
   const again = () => {
-    const trigger = findTrigger(selectMessages(store.getState()), message.id);
-    if (trigger) void actions.resend(chatId, trigger, message.agent);
+    const state = store.getState();
+    const trigger = findTrigger(selectMessages(state), selectShownBranch(state), message.id);
+    if (trigger) void actions.regenerate(chatId, trigger, message.agent);
   };
   return (
     // The label is drawn from an attribute: it is not part of the reply's text.
@@ -118,13 +118,13 @@ export function ReplyActions({ message, chatId, isLast }: { message: AssistantMe
       class={broken ? 'ab-msg-action ab-retry' : 'ab-msg-action'}
       aria-label={broken ? 'Retry' : 'Regenerate'}
       data-label={broken ? 'Retry' : 'Regenerate'}
-      title="Send your question again to the same agent, as a new message"
+      title="Ask the same agent again: a new version of this answer"
       onClick={again}
     />
   );
 }
 
-/** Edit: the message's text goes back into the composer, to change and send as a new message. */
+/** Edit: the message's text goes back into the composer, to change and send as a new version of it. */
 export function EditMessage({ message }: { message: UserMessage }) {
   const { store } = useServices();
   const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n\n');
@@ -134,15 +134,55 @@ export function EditMessage({ message }: { message: UserMessage }) {
       type="button"
       class="ab-icon-btn ab-msg-copy"
       aria-label="Edit"
-      title="Put this message in the box below, to change and send again"
+      title="Put this message in the box below, to change and send as a new version of it"
       onClick={(e) => {
         // What was being typed stays, after the message (setting the box's value clears its undo).
         const typed = store.getState().draft;
         store.getState().setDraft(typed.trim() && typed !== text ? `${text}\n\n${typed}` : text);
+        store.setState({ editing: message.id });
         focusComposer(e.currentTarget);
       }}
     >
       <PencilIcon size={12} />
     </button>
+  );
+}
+
+/**
+ * ‹ n/m ›: which version of an answer (or of an edited question) shows, with buttons to the
+ * previous and next one. Switching also picks what the agent is given next; not while it answers
+ * here. Nothing for a message without other versions.
+ */
+export function VersionSwitcher({ messageId, chatId }: { messageId: string; chatId: string }) {
+  const { actions } = useServices();
+  const version = useToolbar((s) => selectShownBranch(s).versions.get(messageId));
+  const running = useToolbar(selectRunInActiveChat);
+  if (!version) return null;
+  const { n, siblings } = version;
+  const go = (to: number) => void actions.showVersion(chatId, siblings[to - 1]!);
+  return (
+    // Drawn from attributes, as the time is: the switcher is not part of the message's text.
+    <span class="ab-versions" role="group" aria-label={`Version ${n} of ${siblings.length}`}>
+      <button type="button" class="ab-icon-btn" aria-label="Previous version" data-label="‹" disabled={running || n === 1} onClick={() => go(n - 1)} />
+      <span class="ab-versions-n" aria-hidden="true" data-label={`${n}/${siblings.length}`} />
+      <button type="button" class="ab-icon-btn" aria-label="Next version" data-label="›" disabled={running || n === siblings.length} onClick={() => go(n + 1)} />
+    </span>
+  );
+}
+
+/** Over the box while it holds an edit: sending makes a new version of that message; Cancel sends it as a new one. */
+export function EditingNote() {
+  const { store } = useServices();
+  const editing = useToolbar((s) => s.editing !== null && selectMessages(s).some((m) => m.id === s.editing));
+  if (!editing) return null;
+  return (
+    <div class="ab-queued">
+      <span class="ab-queued-text" role="status">
+        <b>Editing:</b> Send makes a new version of your message
+      </span>
+      <button type="button" class="ab-btn" title="Send it as a new message instead" onClick={() => store.setState({ editing: null })}>
+        Cancel edit
+      </button>
+    </div>
   );
 }

@@ -287,7 +287,7 @@ export function createTerminalChat(options: {
           write('No chat is open: /chats lists them, /switch <n> opens one.\n');
           return;
         }
-        const markdown = formatChatMarkdown({ title: chat.title, messages: state.active.messages });
+        const markdown = formatChatMarkdown({ title: chat.title, messages: state.active.messages, head: chat.head });
         // A title's slashes would be taken for folders (safeFileName keeps only the last part).
         const name = safeFileName(`${chat.title.replace(/[\\/]/g, '-')}.md`, 'text/markdown');
         const dir = arg ? resolveTypedPath(typedPath) : path.resolve(options.saveDir ?? '.');
