@@ -10,9 +10,9 @@ test('lists, searches, opens, renames and deletes chats, by mouse and by keyboar
   await toolbar.newChat();
   await toolbar.ask('login form help');
   await toolbar.newChat();
-  await toolbar.agentSelect.selectOption('demo/historian');
+  await toolbar.choose('Agent', 'demo/historian');
   await toolbar.ask('header colours', 'demo/historian');
-  await toolbar.agentSelect.selectOption('demo/guide');
+  await toolbar.choose('Agent', 'demo/guide');
   await toolbar.ask('and the footer?');
   await toolbar.newChat();
   await toolbar.ask('pricing table help');
@@ -81,6 +81,7 @@ test('lists, searches, opens, renames and deletes chats, by mouse and by keyboar
   await page.keyboard.press('Delete');
   const confirm = toolbar.panel.getByRole('dialog', { name: 'Delete chat?' });
   await expect(confirm).toContainText('“login form help” and its 2 messages will be deleted for good.');
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(confirm).toBeHidden();
   await expect(list).toBeVisible();

@@ -23,7 +23,7 @@ test('talks to a model agent and approves the skill it asks for', async ({ page 
     server = await DemoServer.start({ args: ['--model', 'fake-model', '--base-url', fake.baseUrl, '--skills-dir', skills] });
     const toolbar = new Toolbar(page, server);
     await toolbar.start();
-    await expect(toolbar.agentSelect).toHaveValue('model/fake-model');
+    await expect(toolbar.agentSelect).toHaveText('model/fake-model');
 
     await toolbar.send('please review this page');
     const card = toolbar.log.getByRole('group', { name: 'Tool call activate_skill' });
@@ -54,7 +54,7 @@ test('shows how full the model agent context is, with --context-window, at the e
     server = await DemoServer.start({ args: ['--model', 'fake-model', '--base-url', fake.baseUrl, '--context-window', '8192'] });
     const toolbar = new Toolbar(page, server);
     await toolbar.start();
-    await expect(toolbar.agentSelect).toHaveValue('model/fake-model');
+    await expect(toolbar.agentSelect).toHaveText('model/fake-model');
     const meter = toolbar.panel.getByRole('meter', { name: 'Context used' });
     // One model: no menus, and no row until there is something to show.
     await expect(meter).toHaveCount(0);

@@ -12,7 +12,7 @@ test('renders HTML in user and agent messages as text; nothing runs', async ({ t
   await toolbar.start();
   await toolbar.newChat();
   // demo/historian quotes the chat's first message in its markdown reply: an agent echoing it.
-  await toolbar.agentSelect.selectOption('demo/historian');
+  await toolbar.choose('Agent', 'demo/historian');
   await toolbar.send(PAYLOAD);
 
   const sent = toolbar.userMessages.first();

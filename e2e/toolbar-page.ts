@@ -68,6 +68,16 @@ export class Toolbar {
   get agentSelect(): Locator {
     return this.panel.getByRole('combobox', { name: 'Agent' });
   }
+  /** One of the composer's menus of options with descriptions: Agent, Mode. */
+  menu(name: 'Agent' | 'Mode'): Locator {
+    return this.panel.getByRole('combobox', { name, exact: true });
+  }
+  /** Opens the menu and clicks the option whose name starts with `option` (a description follows it). */
+  async choose(name: 'Agent' | 'Mode', option: string): Promise<void> {
+    await this.menu(name).click();
+    await this.panel.getByRole('listbox', { name }).getByRole('option', { name: option }).first().click();
+    await expect(this.menu(name)).toHaveText(option);
+  }
   /** The pill that brings a list the user scrolled away from back to its end. */
   get latestButton(): Locator {
     return this.panel.getByRole('button', { name: 'Scroll to latest' });

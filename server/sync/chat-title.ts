@@ -35,3 +35,16 @@ export function titleFromText(text: string, max: number = MAX_DERIVED_TITLE): st
   if (!plain) return null;
   return plain.length > max ? truncateText(plain, max - 1, '').trimEnd() + '…' : plain;
 }
+
+/** A message that only calls a command (`/think`, `/compact`): it says what to do, not what the chat is about. */
+const BARE_COMMAND = /^\s*\/[\w.:-]+\s*$/;
+
+/**
+ * The title a user's message gives a chat that has none yet: its words, or null for a message
+ * without words or one that only calls a command (the next message names the chat then).
+ *
+ * @example titleFromMessageText('/think') // null
+ */
+export function titleFromMessageText(text: string): string | null {
+  return BARE_COMMAND.test(text) ? null : titleFromText(text);
+}

@@ -68,6 +68,17 @@ describe('ChatManager.nameByAgent', () => {
     expect(store.state.chats[other]).toMatchObject({ title: 'Header fix, mobile', titledBy: 'agent' });
   });
 
+  it('is not named by a command alone: the first message with words names it, and the agent may rename it', () => {
+    const { chats, store } = setup();
+    const id = chats.create({});
+    chats.addMessage(id, userMessage('u1', '/think'));
+    expect(store.state.chats[id]!.title).toBe('New chat');
+    chats.addMessage(id, userMessage('u2', 'Why is the header blue?'));
+    chats.addMessage(id, userMessage('u3', 'And the footer?'));
+    expect(store.state.chats[id]!.title).toBe('Why is the header blue?');
+    expect(chats.nameByAgent(id, 'Header colours')).toBe(true);
+  });
+
   it('sends nothing when the agent gives the title the chat has', () => {
     const { chats, frames, flush } = setup();
     const id = chats.create({});

@@ -77,8 +77,12 @@ export function useCommandSuggestions(draft: string, commands: readonly AgentCom
   };
 }
 
-/** The list of offered commands: `/name`, what may follow it, and what it does. */
-export function CommandList({ agent, suggestions }: { agent: string; suggestions: CommandSuggestions }) {
+/**
+ * The list of offered commands: `/name`, what may follow it, and what it does. It is a Tab stop
+ * too (Shift+Tab from the box), driven there by the same keys; choosing or Escape hands the focus
+ * back to the box (`onDone`).
+ */
+export function CommandList({ agent, suggestions, onDone }: { agent: string; suggestions: CommandSuggestions; onDone(): void }) {
   const list = useRef<HTMLUListElement>(null);
   const { offered, active, complete } = suggestions;
   // Keep the highlighted command in view; only the list scrolls, never the page.
@@ -91,7 +95,22 @@ export function CommandList({ agent, suggestions }: { agent: string; suggestions
   }, [active, offered]);
   if (offered.length === 0) return null;
   return (
-    <ul ref={list} id={COMMAND_LIST_ID} class="ab-commands" role="listbox" aria-label={`Commands of ${agent}`}>
+    <ul
+      ref={list}
+      id={COMMAND_LIST_ID}
+      class="ab-commands"
+      role="listbox"
+      aria-label={`Commands of ${agent}`}
+      tabIndex={0}
+      aria-activedescendant={optionId(active)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          complete(offered[active]!);
+        } else if (!suggestions.onKeyDown(e)) return;
+        if (!e.key.startsWith('Arrow')) onDone();
+      }}
+    >
       {offered.map((command, i) => (
         <li
           key={command.name}
@@ -102,7 +121,10 @@ export function CommandList({ agent, suggestions }: { agent: string; suggestions
           title={command.description || undefined}
           // The focus stays in the message box.
           onMouseDown={(e) => e.preventDefault()}
-          onClick={() => complete(command)}
+          onClick={() => {
+            complete(command);
+            onDone();
+          }}
         >
           <span class="ab-command-name">/{command.name}</span>
           {command.hint ? <span class="ab-command-hint">{command.hint}</span> : null}

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 export interface ConfirmDialogProps {
   title: string;
@@ -16,7 +16,8 @@ export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCance
   const dialog = useRef<HTMLDivElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => {
+  // Before paint: a key pressed as soon as the dialog shows must reach it, not what was focused.
+  useLayoutEffect(() => {
     cancel.current?.focus();
   }, []);
 

@@ -19,6 +19,7 @@ export function Panel({ autoFocus, onClose }: { autoFocus: boolean; onClose(): v
   const width = useToolbar((s) => s.width);
   const height = useToolbar((s) => s.height);
   const chatError = useToolbar((s) => s.chatError);
+  const picking = useToolbar((s) => s.picking);
   const connected = useToolbar((s) => s.sync.status === 'connected' && s.sync.state !== null);
   const [dropping, setDropping] = useState(false);
   const [listOpen, setListOpen] = useState(false);
@@ -41,7 +42,7 @@ export function Panel({ autoFocus, onClose }: { autoFocus: boolean; onClose(): v
   return (
     <section
       ref={panel}
-      class="ab-panel"
+      class={picking ? 'ab-panel ab-picking' : 'ab-panel'}
       aria-label="agentbar"
       style={{ width: `${width}px`, height: `${height}px` }}
       onKeyDown={(e) => {
@@ -77,13 +78,16 @@ export function Panel({ autoFocus, onClose }: { autoFocus: boolean; onClose(): v
         if (files.length) void attachFiles(files);
       }}
     >
-      <ResizeHandle />
       <Header onClose={onClose} listOpen={listOpen} onToggleList={() => (listOpen ? closeList(false) : setListOpen(true))} listButton={listButton} />
       <ChatTabs />
       {chatError ? <Alert message={chatError} onDismiss={() => store.getState().setChatError(null)} /> : null}
-      <MessageList />
+      {/* Before the messages in the Tab order, drawn after them (CSS order): the message box is a
+          few stops from the header, not after every message's buttons. */}
       <Composer autoFocus={autoFocus} />
+      <MessageList />
       {listOpen ? <ChatList onClose={closeList} /> : null}
+      {/* Last in the Tab order: the corner is drawn first, but rarely what the keyboard wants. */}
+      <ResizeHandle />
       {dropping ? (
         <div class="ab-drop" aria-hidden="true">
           Drop files to attach

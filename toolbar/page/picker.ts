@@ -51,7 +51,10 @@ export function startPicker(options: PickerOptions): () => void {
     // touchstart on window is passive anyway: the page's handlers are kept out all the same.
     if (!ev.type.startsWith('touch')) ev.preventDefault();
     ev.stopImmediatePropagation();
-    if (ev.type === 'click') options.onPick(el);
+    if (ev.type !== 'click') return;
+    options.onPick(el);
+    // The pick is done: its own outline shows it, and a finger leaves no hover to clear this one.
+    options.onHover(null);
   };
 
   const onKey = (ev: KeyboardEvent) => {
