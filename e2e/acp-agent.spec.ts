@@ -38,11 +38,13 @@ async function withScriptedAgent(page: Page, use: (toolbar: Toolbar, cwd: string
 test('works with an ACP coding agent: approves its edit, and it reads the picked elements over MCP', async ({ page }, testInfo) => {
   await withScriptedAgent(page, async (toolbar, cwd) => {
     // The user's own agent comes first, so a new chat talks to it.
-    await expect(toolbar.agentSelect).toHaveValue('acp/scripted');
+    await expect(toolbar.agentSelect).toHaveText('acp/scripted');
 
     await toolbar.send('edit');
     const read = toolbar.log.getByRole('group', { name: 'Tool call Read notes.txt' });
     await expect(read.locator('.ab-s-done')).toHaveText('done');
+    // A call that is done is closed: its head opens it.
+    await read.locator('.ab-tool-head').click();
     await expect(read.getByRole('list', { name: 'Files' })).toHaveText(path.join(cwd, 'notes.txt'));
     const edit = toolbar.log.getByRole('group', { name: 'Tool call Edit notes.txt' });
     // The buttons say what the agent calls its answers (Claude Code's words).
@@ -54,6 +56,8 @@ test('works with an ACP coding agent: approves its edit, and it reads the picked
 
     await edit.getByRole('button', { name: 'Allow', exact: true }).click();
     await expect(edit.locator('.ab-s-done')).toHaveText('done');
+    await expect(edit.locator('.ab-tool-answer')).toHaveText('Approved with “Allow”');
+    await edit.locator('.ab-tool-head').click();
     const diff = edit.getByRole('group', { name: `Changes to ${path.join(cwd, 'notes.txt')}` });
     await expect(diff.locator('.ab-diff-del')).toHaveText('- old line');
     await expect(diff.locator('.ab-diff-add')).toHaveText('+ new line');
@@ -120,8 +124,8 @@ test("offers each of the agent's answers as a button of its own: leaving plan mo
     await call.getByRole('button', { name: 'Yes, and auto-accept edits' }).click();
     // The agent got that option, not the first "always" (bypass permissions), and says which mode it is in.
     await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Leaving plan mode for acceptEdits.');
-    await expect(toolbar.panel.getByRole('combobox', { name: 'Mode' })).toHaveValue('acceptEdits');
-    await expect(toolbar.userMessages.last()).toContainText('Approved the tool call with “Yes, and auto-accept edits”');
+    await expect(toolbar.panel.getByRole('combobox', { name: 'Mode' })).toHaveText('Accept Edits');
+    await expect(toolbar.log.getByRole('group', { name: 'Tool call Exited Plan Mode' }).locator('.ab-tool-answer')).toHaveText('Approved with “Yes, and auto-accept edits”');
     // The call, retitled by the agent when done, keeps the focus the buttons had.
     await expect(toolbar.log.getByRole('group', { name: 'Tool call Exited Plan Mode' })).toBeFocused();
   });
@@ -145,10 +149,12 @@ test("shows a command the agent ran with its output as a code block, and its res
     const call = toolbar.log.getByRole('group', { name: 'Tool call ls src' });
     await expect(call.locator('.ab-s-done')).toHaveText('done');
     // The agent fenced the output as Markdown: a code block, not the fence's backticks.
+    await call.locator('.ab-tool-head').click();
     const output = call.locator('.ab-tool-md');
     await expect(output.locator('.ab-code pre')).toHaveText('app.ts\nstyles.css');
     await expect(output).not.toContainText('```');
-    await expect(toolbar.log.getByRole('group', { name: 'Tool result ls src' })).toContainText('ok');
+    // Its result is in the same card, named after the call.
+    await expect(call.getByLabel('Output of ls src')).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
     await snap(page, testInfo, 'acp-command-output');
   });
@@ -159,7 +165,9 @@ test("shows a command's output that the agent reports only in its raw output, as
     await toolbar.send('codex-run');
     await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Two files; no missing.txt.');
     const ls = toolbar.log.getByRole('group', { name: 'Tool call ls' });
+    await ls.locator('.ab-tool-head').click();
     await expect(ls.locator('pre.ab-tool-output')).toHaveText('hello.txt\nmade.txt\n');
+    // A call that failed stays open.
     const cat = toolbar.log.getByRole('group', { name: 'Tool call cat missing.txt' });
     await expect(cat.locator('pre.ab-tool-output')).toHaveText('cat: missing.txt: No such file or directory\n');
     await expect(cat.locator('.ab-s-failed')).toHaveText('failed');
@@ -232,24 +240,27 @@ test("shows the agent's modes beside it: a pick reaches the session, a refusal p
     await expect(mode).toHaveCount(0);
     await toolbar.send('mode');
     await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Working in mode default.');
-    await expect(mode).toHaveValue('default');
-    await expect(mode.getByRole('option')).toHaveText(['Default', 'Accept Edits', 'Plan Mode', 'Bypass Permissions']);
-
-    await mode.selectOption('plan');
-    await expect(mode).toHaveValue('plan');
-    await expect(mode).toHaveAttribute('title', 'Read only: propose a plan first');
+    await expect(mode).toHaveText('Default');
+    await mode.click();
+    const options = toolbar.panel.getByRole('listbox', { name: 'Mode' }).getByRole('option');
+    await expect(options.locator('.ab-menu-name')).toHaveText(['Default', 'Accept Edits', 'Plan Mode', 'Bypass Permissions']);
+    // Each mode says what it does in the menu itself, not in a tooltip.
+    await expect(options.nth(2)).toContainText('Read only: propose a plan first');
+    await options.nth(2).click();
+    await expect(mode).toHaveText('Plan Mode');
     await toolbar.send('mode');
     await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Working in mode plan.');
     await snap(page, testInfo, 'acp-modes');
     expect(await seriousViolations(page)).toEqual([]);
 
-    await mode.selectOption('bypassPermissions');
+    await mode.click();
+    await options.nth(3).click();
     await expect(toolbar.panel.getByRole('alert')).toContainText('Bypass Permissions is off: start the agent with --allow-bypass');
-    await expect(mode).toHaveValue('plan');
+    await expect(mode).toHaveText('Plan Mode');
 
     await toolbar.send('go');
     await expect(toolbar.doneReplies('acp/scripted').last()).toContainText('Carrying out the plan');
-    await expect(mode).toHaveValue('acceptEdits');
+    await expect(mode).toHaveText('Accept Edits');
 
     // On a phone the two menus give way, not Send.
     await page.setViewportSize({ width: 360, height: 700 });

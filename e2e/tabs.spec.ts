@@ -29,7 +29,7 @@ test('two tabs stay in sync, and an approval clicked in one updates the other', 
   await cardB.getByRole('button', { name: 'Approve' }).click();
   await expect(cardA.locator('.ab-s-done')).toHaveText('done');
   await expect(cardA.getByRole('button', { name: 'Approve' })).toBeHidden();
-  await expect(a.userMessages.last()).toHaveText('Approved the tool call');
+  await expect(cardA.locator('.ab-tool-answer')).toHaveText('Approved');
   await expect(a.doneReplies().last()).toContainText('No elements are selected');
   await expect(b.doneReplies().last()).toContainText('No elements are selected');
   await snap(a.page, testInfo, 'tabs-a-approved');

@@ -56,7 +56,7 @@ test('every text of a conversation passes the colour-contrast rule in both theme
   await toolbar.sendAndSettle('show me some markdown');
   await toolbar.sendAndSettle('think about it');
   await toolbar.sendAndSettle('docs');
-  await toolbar.log.getByRole('group', { name: 'Tool result search_docs' }).locator('summary').click();
+  await toolbar.log.getByRole('group', { name: 'Tool call search_docs' }).locator('.ab-tool-head').click();
   await toolbar.send('fail');
   await expect(toolbar.log.getByRole('article', { name: 'demo/guide, failed' })).toBeVisible();
   // Picks on a sent message, picks in the box, and an approval waiting.

@@ -75,7 +75,8 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await camera.shoot('page-with-launcher', 'The demo page with the collapsed toolbar (bottom right)');
 
   await toolbar.open();
-  await camera.shoot('panel-open', 'The open panel: connected, no chat yet');
+  await expect(toolbar.log.getByRole('group', { name: 'Suggestions' })).toBeVisible();
+  await camera.shoot('panel-open', "The open panel: connected, no chat yet; suggestions to send and the agent's first commands to start with");
 
   await expect((await toolbar.ask('help')).getByRole('table')).toBeVisible();
   await camera.shoot('help', 'The first message starts a chat (titled after it); the guide answers with a table');
@@ -99,13 +100,13 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await camera.shoot('reasoning', 'Reasoning, collapsed by default, opened');
 
   const docs = await toolbar.ask('docs');
-  await docs.getByRole('group', { name: 'Tool result search_docs' }).locator('summary').click();
-  await camera.shoot('backend-tool', 'A backend tool call and its result inside the message');
+  await docs.getByRole('group', { name: 'Tool call search_docs' }).locator('.ab-tool-head').click();
+  await camera.shoot('backend-tool', 'A backend tool call, opened: its input and its result in one card');
 
   // Two agent messages: the tool call, then (after the tool message) the answer.
   await toolbar.send('system');
   await expect(lastReply()).toContainText('The agent runs on');
-  await camera.shoot('cli-tool', 'A cli tool run in the server process: call, tool result, answer');
+  await camera.shoot('cli-tool', 'A cli tool run in the server process: one card for the call and its result (closed once done), then the answer');
 
   await toolbar.pickButton.click();
   await page.locator('#page-title').click();
@@ -125,7 +126,8 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await card.getByRole('button', { name: 'Approve' }).click();
   await expect(lastReply()).toContainText('You selected 2 elements');
   await expect(lastReply()).toContainText('written by FilterButton (src/FilterButton.tsx:3:5)');
-  await camera.shoot('approved', 'Approved: the toolbar read the picked elements; the agent lists them, with the component that wrote the button and where');
+  await expect(card.locator('.ab-tool-answer')).toHaveText('Approved');
+  await camera.shoot('approved', 'Approved (said in the card, closed once done): the toolbar read the picked elements; the agent lists them, with the component that wrote the button and where');
   // The message went with a picture of each pick, cut from the page around it.
   const sentWithPicks = toolbar.userMessages.filter({ hasText: 'selection' }).last();
   await expect(sentWithPicks.getByRole('img')).toHaveCount(2);
@@ -133,16 +135,14 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await expect(toolbar.panel.locator('.ab-composer .ab-chip.ab-el')).toHaveCount(0);
   await camera.shoot('pick-pictures', 'The message as sent: a picture of each pick goes with it, for the agent to see; its chips moved from the box onto it');
 
-  const mode = toolbar.panel.getByRole('combobox', { name: 'Mode' });
-  await mode.selectOption('trust');
+  await toolbar.choose('Mode', 'Trusting');
   const repliesBefore = await toolbar.doneReplies().count();
   await toolbar.send('selection again');
   // Two replies: the call, and (after the tool's result) the answer, which still reads the picks sent last.
   await expect(toolbar.doneReplies()).toHaveCount(repliesBefore + 2);
   await expect(lastReply()).toContainText('You selected 2 elements');
   await camera.shoot('mode-trusting', "The agent's Mode menu, for this chat: in Trusting mode the guide reads the picked elements without asking");
-  await mode.selectOption('ask');
-  await expect(mode).toHaveValue('ask');
+  await toolbar.choose('Mode', 'Ask first');
 
   await expect((await toolbar.ask('file')).getByRole('link', { name: 'Download orders.csv' })).toBeVisible();
   await camera.shoot('file', 'A file from the agent, downloadable');
@@ -188,11 +188,11 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await expect(toolbar.stopButton).toBeHidden();
   await camera.shoot('long-message-folded', 'A pasted log folds behind Show more');
 
-  await toolbar.agentSelect.selectOption('demo/historian');
+  await toolbar.choose('Agent', 'demo/historian');
   await expect(await toolbar.ask('Summarize, please', 'demo/historian')).toContainText('This chat has');
   await camera.shoot('historian', 'Another agent (demo/historian) summarizes the shared history');
 
-  await toolbar.agentSelect.selectOption('demo/guide');
+  await toolbar.choose('Agent', 'demo/guide');
   await toolbar.newChat();
   await toolbar.ask('Second chat: help');
   await toolbar.chats.getByRole('button', { name: 'Rename chat' }).click();

@@ -16,6 +16,9 @@ import {
   selectComposerBlocker,
   selectSendBlocker,
   selectShownStatus,
+  selectCardless,
+  selectToolAnswer,
+  selectToolResult,
 } from './selectors.ts';
 import { INITIAL_UI_STATE, type ToolbarState } from './store.ts';
 import { makeState } from './test-fixtures.ts';
@@ -164,6 +167,32 @@ describe('chat views', () => {
     expect(selectQueueHint(ui({ state: asking('awaiting-approval') }, { queued }))).toBe('The reply waits for your answer to the tool call; your message goes after it');
     expect(selectQueueHint(ui({ state: asking('running') }, { queued }))).toBeNull();
     expect(selectQueueHint(ui({ state: asking('awaiting-approval') }))).toBeNull();
+  });
+});
+
+describe('tool calls', () => {
+  const call = (toolCallId: string) => ({ type: 'tool-call' as const, toolCallId, toolName: 'read', input: {}, runtime: 'toolbar' as const, requiresApproval: true, state: 'done' as const });
+  const result = (toolCallId: string) => ({ type: 'tool-result' as const, toolCallId, toolName: 'read', output: { ok: toolCallId } });
+  const answer = { type: 'tool-approval-response' as const, toolCallId: 't1', approved: false, reason: 'not now' };
+  const results = [result('t2'), result('t9')];
+  const messages: Message[] = [
+    { id: 'a1', role: 'assistant', agent: 'wisp/coder', status: 'done', createdAt: 1, content: [call('t1'), call('t2'), call('t3'), result('t3')] },
+    { id: 'u1', role: 'user', content: [answer], metadata: { source: 'toolbar', selectedElements: [] }, createdAt: 2 },
+    { id: 't', role: 'tool', content: results, createdAt: 3 },
+  ];
+  const state = ui({ state: makeState({ active: { chatId: 'c1', messages } }) });
+
+  it("finds a call's result and answer wherever they are stored, by the call's id", () => {
+    expect(selectToolResult(state, 't2')).toBe(results[0]);
+    expect(selectToolResult(state, 't3')?.output).toEqual({ ok: 't3' });
+    expect(selectToolResult(state, 't1')).toBeUndefined();
+    expect(selectToolAnswer(state, 't1')).toBe(answer);
+    expect(selectToolAnswer(state, 't2')).toBeUndefined();
+  });
+
+  it('leaves to be drawn on their own only the parts whose call is not in the chat', () => {
+    expect(selectCardless(state, results).map((p) => p.toolCallId)).toEqual(['t9']);
+    expect(selectCardless(state, [answer])).toEqual([]);
   });
 });
 

@@ -2,11 +2,12 @@
  * Derived views of the store, pure and cheap: components select with these so a streaming patch
  * only re-renders what depends on the part that changed.
  */
-import type { AgentCommand, AgentInfo, AgentMode, AgentSetting, ChatInfo, ContextUsage, Message, State } from '../shared/schemas.ts';
+import type { AgentCommand, AgentInfo, AgentMode, AgentSetting, ChatInfo, ContextUsage, Message, State, ToolApprovalResponsePart, ToolResultPart } from '../shared/schemas.ts';
 import { findCurrentMode } from '../shared/agent-mode.ts';
 import { findSettingValue } from '../shared/agent-setting.ts';
 import { defaultAgent } from '../shared/default-agent.ts';
 import { isLoopbackHttpOrigin } from '../shared/origins.ts';
+import { describeVersions, findShownPath, hasBranches, readTree, type VersionInfo } from '../shared/versions.ts';
 import type { SyncStatus } from '../shared/sync-client.ts';
 import type { PickedElement, ToolbarState } from './store.ts';
 
@@ -90,6 +91,67 @@ export function createMessageIdsSelector(): (s: ToolbarState) => readonly string
     if (!same) lastIds = messages.map((m) => m.id);
     return lastIds;
   };
+}
+
+/** What the chat holds about its tool calls, by toolCallId: the calls, their results and the developer's answers. */
+interface ToolCallIndex {
+  calls: ReadonlySet<string>;
+  results: ReadonlyMap<string, ToolResultPart>;
+  answers: ReadonlyMap<string, ToolApprovalResponsePart>;
+}
+
+const toolCallIndexes = new WeakMap<readonly Message[], ToolCallIndex>();
+
+/**
+ * The index of a message list's tool calls, made once per list (a streamed delta makes a new list,
+ * typing in the box does not). A result lives in a `tool` message or in its call's own message, an
+ * answer in a user message: the index lets a call's card show both without the list moving them.
+ */
+function indexToolCalls(messages: readonly Message[]): ToolCallIndex {
+  let index = toolCallIndexes.get(messages);
+  if (index) return index;
+  const calls = new Set<string>();
+  const results = new Map<string, ToolResultPart>();
+  const answers = new Map<string, ToolApprovalResponsePart>();
+  for (const m of messages) {
+    for (const p of m.content) {
+      if (p.type === 'tool-call') calls.add(p.toolCallId);
+      else if (p.type === 'tool-result') results.set(p.toolCallId, p);
+      else if (p.type === 'tool-approval-response') answers.set(p.toolCallId, p);
+    }
+  }
+  index = { calls, results, answers };
+  toolCallIndexes.set(messages, index);
+  return index;
+}
+
+/**
+ * A tool call's result in the active chat, wherever its message is; undefined until it has one.
+ *
+ * @example selectToolResult(state, 'tc1')?.output // { hits: […] }
+ */
+export function selectToolResult(s: ToolbarState, toolCallId: string): ToolResultPart | undefined {
+  return indexToolCalls(selectMessages(s)).results.get(toolCallId);
+}
+
+/**
+ * The developer's answer to a tool call's approval in the active chat; undefined before one.
+ *
+ * @example selectToolAnswer(state, 'tc1') // { type: 'tool-approval-response', toolCallId: 'tc1', approved: true }
+ */
+export function selectToolAnswer(s: ToolbarState, toolCallId: string): ToolApprovalResponsePart | undefined {
+  return indexToolCalls(selectMessages(s)).answers.get(toolCallId);
+}
+
+/**
+ * The results or answers whose call is not in the active chat, so no card shows them (an imported
+ * history, a chat cut short): they are drawn on their own. Compare with `shallowEqual`.
+ *
+ * @example selectCardless(state, toolMessage.content) // [] when every call is in the chat
+ */
+export function selectCardless<P extends { toolCallId: string }>(s: ToolbarState, parts: readonly P[]): P[] {
+  const { calls } = indexToolCalls(selectMessages(s));
+  return parts.filter((p) => !calls.has(p.toolCallId));
 }
 
 export function selectAgents(s: ToolbarState): readonly AgentInfo[] {
@@ -251,6 +313,51 @@ export function selectQueueHint(s: ToolbarState): string | null {
   if (!s.queued || !selectRunInActiveChat(s) || countAwaitingApproval(selectMessages(s)) === 0) return null;
   return 'The reply waits for your answer to the tool call; your message goes after it';
 }
+
+/** The active chat's shown branch (shared/versions.ts): what the message list renders. */
+export interface ShownBranch {
+  /** The shown messages' ids, in order. */
+  ids: readonly string[];
+  /** Each shown message's index in the chat's messages (`ids[i]` is at `at[i]`). */
+  at: readonly number[];
+  /** The versions of each shown message that has others (its ‹ n/m ›). */
+  versions: ReadonlyMap<string, VersionInfo>;
+}
+
+const NO_VERSIONS: ReadonlyMap<string, VersionInfo> = new Map();
+
+/**
+ * A selector of the active chat's shown branch that returns the same object while only message
+ * contents change: a message's place in the tree is fixed when it is added, so only new ids or
+ * another head can change the branch. A chat that never branched costs one scan per new message.
+ *
+ * @example
+ * const selectShown = createShownBranchSelector();
+ * selectShown(state).ids // ['msg_q', 'msg_a2']
+ */
+export function createShownBranchSelector(): (s: ToolbarState) => ShownBranch {
+  const selectIds = createMessageIdsSelector();
+  let last: { ids: readonly string[]; head: string | undefined; shown: ShownBranch } | null = null;
+  return (s) => {
+    const ids = selectIds(s);
+    const chatId = s.sync.state?.activeChatId;
+    const head = chatId ? s.sync.state?.chats[chatId]?.head : undefined;
+    if (last && last.ids === ids && last.head === head) return last.shown;
+    const messages = selectMessages(s);
+    let shown: ShownBranch;
+    if (!head && !hasBranches(messages)) shown = { ids, at: ids.map((_, i) => i), versions: NO_VERSIONS };
+    else {
+      const tree = readTree(messages);
+      const at = findShownPath(messages, head, tree);
+      shown = { ids: at.map((i) => ids[i]!), at, versions: describeVersions(messages, tree, at) };
+    }
+    last = { ids, head, shown };
+    return shown;
+  };
+}
+
+/** The one shown-branch selector the panel's components share (a page has one store). */
+export const selectShownBranch = createShownBranchSelector();
 
 /** Tool calls waiting for the developer in the active chat (shown on the collapsed launcher). */
 export function countAwaitingApproval(messages: readonly Message[]): number {

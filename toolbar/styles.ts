@@ -107,6 +107,14 @@ export const LAUNCHER_CSS = /* css */ `
 }
 
 .ab-launcher[hidden] { display: none; }
+/* On a phone the launcher is smaller and keeps clear of the home bar and the screen's rounded corners. */
+@media (max-width: 640px) {
+  .ab-launcher {
+    width: 40px; height: 40px;
+    right: calc(10px + env(safe-area-inset-right, 0px) + var(--ab-vv-right, 0px));
+    bottom: calc(10px + env(safe-area-inset-bottom, 0px) + var(--ab-vv-bottom, 0px));
+  }
+}
 .ab-dot { width: 8px; height: 8px; border-radius: 50%; background: var(--muted); flex: none; }
 .ab-dot.ab-connected { background: var(--ok); box-shadow: 0 0 0 3px rgba(74, 222, 128, 0.15); }
 .ab-dot.ab-reconnecting { background: var(--warn); animation: ab-pulse 1.2s ease-in-out infinite; }
@@ -132,6 +140,25 @@ export const PANEL_CSS = /* css */ `
   border-radius: 14px;
   box-shadow: 0 24px 60px light-dark(rgba(0, 0, 0, 0.2), rgba(0, 0, 0, 0.5)), 0 2px 8px rgba(0, 0, 0, 0.3);
   overflow: hidden;
+  /* Over the pick outlines (z-index 1): an outline never hides the panel's controls. */
+  z-index: 2;
+}
+/* A phone: a sheet over the whole screen the user sees (the visual viewport), with its content
+   inside the notch and the home bar (env() is 0 unless the page asks for viewport-fit=cover). */
+@media (max-width: 640px) {
+  .ab-panel {
+    right: var(--ab-vv-right, 0px); bottom: var(--ab-vv-bottom, 0px);
+    width: var(--ab-vv-width, 100vw) !important; height: var(--ab-vv-height, 100dvh) !important;
+    max-width: none; max-height: none; border: 0; border-radius: 0;
+    padding: env(safe-area-inset-top, 0px) env(safe-area-inset-right, 0px) env(safe-area-inset-bottom, 0px) env(safe-area-inset-left, 0px);
+  }
+  .ab-resize { display: none; }
+  /* While picking, the sheet steps down to its message box: the page above is what a finger picks from. */
+  .ab-panel.ab-picking { height: auto !important; padding-top: 0; border-top: 1px solid var(--line); }
+  .ab-panel.ab-picking > :not(.ab-composer) { display: none; }
+  .ab-chat-list, .ab-drop { border-radius: 0; }
+  /* The dot says it; the words stay for screen readers, and the header keeps room for the skill. */
+  .ab-status > [role='status'] { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 }
 .ab-panel.ab-dragging { outline: 2px dashed var(--accent); outline-offset: -6px; }
 .ab-resize {
@@ -258,8 +285,18 @@ export const PANEL_CSS = /* css */ `
 .ab-log-inner { display: flex; flex-direction: column; gap: 12px; }
 /* While the wheel scrolls the list, messages passing under the pointer do not hover (use-wheel-quiet.ts). */
 .ab-log[data-wheeling] .ab-log-inner { pointer-events: none; }
-.ab-empty { margin: auto; padding: 24px; text-align: center; color: var(--muted); max-width: 260px; }
+.ab-empty { margin: auto; padding: 8px 0; text-align: center; color: var(--muted); width: 100%; max-width: 360px; }
 .ab-empty strong { display: block; color: var(--fg-2); font-size: 14px; margin-bottom: 4px; }
+/* Ways to start a chat (EmptyChat.tsx): suggestions as chips, then the agent's first commands. */
+.ab-starters { display: flex; flex-wrap: wrap; justify-content: center; gap: 6px; margin-top: 12px; }
+.ab-starter {
+  border: 1px solid var(--line-2); background: var(--bg-2); color: var(--fg); border-radius: 999px;
+  padding: 4px 11px; font-size: 12.5px;
+}
+.ab-starter:hover:not(:disabled) { background: var(--bg-3); }
+.ab-starter-commands { display: flex; flex-direction: column; margin-top: 12px; padding-top: 8px; border-top: 1px solid var(--line); text-align: left; }
+.ab-starter-command { border: 0; background: none; }
+.ab-starter-more { padding: 4px 8px 0; font-size: 11.5px; }
 /* A group of messages the stream has moved past is skipped whole while off screen: one box for the
    browser to check per frame instead of one per message. Only full groups settle (GROUP_SIZE = 10
    in MessageList.tsx); before one is laid out it measures 10 placeholders of 60px and 9 gaps. */
@@ -297,6 +334,11 @@ export const PANEL_CSS = /* css */ `
   .ab-resize { opacity: 0.7; }
 }
 .ab-time { font-size: 11px; color: var(--muted); white-space: nowrap; }
+/* ‹ n/m ›: always shown, since it says the answer has other versions. */
+.ab-versions { display: inline-flex; align-items: center; gap: 1px; color: var(--muted); font-size: 11.5px; font-variant-numeric: tabular-nums; }
+.ab-versions .ab-icon-btn { width: 20px; height: 20px; font-size: 14px; line-height: 1; }
+.ab-versions .ab-icon-btn:disabled { opacity: 0.4; cursor: default; }
+.ab-versions .ab-icon-btn::after, .ab-versions-n::after { content: attr(data-label); }
 .ab-time::after { content: attr(data-label); }
 .ab-collapsible.ab-collapsed {
   max-height: 420px; overflow: hidden;
@@ -318,9 +360,6 @@ export const PANEL_CSS = /* css */ `
 .ab-live::before { content: ''; width: 6px; height: 6px; border-radius: 50%; background: var(--accent); }
 .ab-error-text { color: var(--bad-fg); background: var(--bad-bg); border-radius: 8px; padding: 6px 9px; font-size: 12.5px; overflow-wrap: anywhere; }
 .ab-note { color: var(--muted); font-size: 12px; font-style: italic; }
-/* An approval's note with its time before it, on one line: no row of actions under it. */
-.ab-msg-note { flex-direction: row; align-items: baseline; gap: 8px; }
-.ab-notes { display: flex; flex-direction: column; align-items: flex-end; gap: 2px; min-width: 0; overflow-wrap: anywhere; }
 .ab-working { color: var(--muted); font-size: 12px; display: flex; align-items: center; gap: 8px; padding: 2px 0 6px; }
 .ab-typing { display: inline-flex; gap: 3px; }
 .ab-tab-running { display: inline-block; width: 6px; height: 6px; margin-left: 6px; vertical-align: middle; border-radius: 50%; background: var(--accent); }
@@ -432,7 +471,24 @@ export const PANEL_CSS = /* css */ `
 .ab-tool { border: 1px solid var(--line); border-radius: 10px; background: var(--bg-2); overflow: hidden; }
 .ab-tool.ab-awaiting { border-color: rgba(251, 191, 36, 0.5); box-shadow: 0 0 0 3px rgba(251, 191, 36, 0.08); }
 .ab-tool.ab-failed { border-color: rgba(248, 113, 113, 0.4); }
-.ab-tool-head { display: flex; align-items: center; gap: 7px; padding: 7px 10px; font-size: 12px; }
+/* The head opens and closes the card: the whole row is its button, a chevron says which way. */
+.ab-tool-head {
+  display: flex; align-items: center; gap: 7px; width: 100%; padding: 7px 10px; font-size: 12px;
+  border: 0; background: none; text-align: left;
+}
+button.ab-tool-head:hover { background: var(--bg-3); }
+button.ab-tool-head::before {
+  content: ''; flex: none; width: 5px; height: 5px; margin: 0 2px; border: solid var(--muted);
+  border-width: 0 1.5px 1.5px 0; transform: rotate(-45deg);
+}
+button.ab-tool-head[aria-expanded='true']::before { transform: rotate(45deg); }
+.ab-tool-head:focus-visible { outline: 2px solid var(--accent); outline-offset: -2px; border-radius: 10px; }
+.ab-tool-answer { padding: 0 10px 7px 26px; font-size: 12px; color: var(--fg-2); overflow-wrap: anywhere; }
+.ab-tool-answer::before { content: '✓ '; color: var(--ok); }
+.ab-tool-answer.ab-rejected::before { content: '✕ '; color: var(--bad); }
+.ab-tool-body, .ab-tool-body > * + * { border-top: 1px solid var(--line); }
+.ab-tool-label { display: block; padding: 5px 10px 0; font-size: 11px; font-weight: 600; color: var(--muted); }
+.ab-tool-error .ab-tool-label { color: var(--bad); }
 .ab-tool-name { font-family: var(--mono); font-weight: 600; color: var(--fg); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .ab-pill { font-size: 10.5px; padding: 1px 6px; border-radius: 9px; background: var(--bg-3); color: var(--fg-2); white-space: nowrap; }
 .ab-pill.ab-s-running { color: var(--accent); background: var(--accent-bg); }
@@ -440,9 +496,8 @@ export const PANEL_CSS = /* css */ `
 .ab-pill.ab-s-done { color: var(--ok); background: rgba(74, 222, 128, 0.1); }
 .ab-pill.ab-s-failed, .ab-pill.ab-s-denied { color: var(--bad); background: var(--bad-bg); }
 .ab-pill.ab-s-interrupted { color: var(--warn); }
-.ab-tool-files { margin: 0; padding: 0 10px 6px 10px; list-style: none; font-family: var(--mono); font-size: 11px; color: var(--fg-2); }
+.ab-tool-files { margin: 0; padding: 6px 10px; list-style: none; font-family: var(--mono); font-size: 11px; color: var(--fg-2); }
 .ab-tool-files li { overflow-wrap: anywhere; }
-.ab-tool-display { border-top: 1px solid var(--line); }
 .ab-tool-output, .ab-diff-body {
   margin: 0; padding: 6px 10px 8px; font-family: var(--mono); font-size: 11.5px; line-height: 1.45;
   white-space: pre-wrap; overflow-wrap: anywhere; color: var(--fg); max-height: 260px; overflow: auto;
@@ -480,8 +535,7 @@ export const PANEL_CSS = /* css */ `
 .ab-plan-completed span:last-child { color: var(--muted); text-decoration: line-through; }
 .ab-tool:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
 .ab-tool:focus:not(:focus-visible) { outline: none; }
-.ab-tool details { border-top: 1px solid var(--line); }
-.ab-tool summary { cursor: pointer; padding: 5px 10px; font-size: 11.5px; color: var(--muted); user-select: none; }
+.ab-tool summary { cursor: pointer; padding-bottom: 5px; user-select: none; }
 .ab-tool summary:hover { color: var(--fg-2); }
 .ab-json {
   margin: 0; padding: 6px 10px 9px; font-family: var(--mono); font-size: 11.5px; line-height: 1.45;
@@ -509,7 +563,7 @@ export const PANEL_CSS = /* css */ `
 .ab-approval-note { font-size: 11.5px; color: var(--fg-2); }
 
 /* ------------------------------------------------------------ composer */
-.ab-composer { flex: none; border-top: 1px solid var(--line); padding: 8px; display: flex; flex-direction: column; gap: 6px; background: var(--bg); }
+.ab-composer { order: 1; flex: none; border-top: 1px solid var(--line); padding: 8px; display: flex; flex-direction: column; gap: 6px; background: var(--bg); }
 .ab-chips { display: flex; flex-wrap: wrap; gap: 4px; max-height: 72px; overflow-y: auto; }
 .ab-chip {
   display: inline-flex; align-items: center; gap: 5px; max-width: 100%;
@@ -537,7 +591,21 @@ export const PANEL_CSS = /* css */ `
 }
 .ab-input textarea:focus-visible { outline: none; }
 .ab-input textarea::placeholder { color: #6b6f7a; }
-.ab-input-row { display: flex; align-items: center; gap: 2px; padding: 2px 4px 4px; }
+.ab-input-row { position: relative; display: flex; align-items: center; gap: 2px; padding: 2px 4px 4px; }
+/* The Agent and Mode menus: each option's name with what it does under it, over the row. */
+.ab-menu { display: inline-flex; min-width: 0; }
+button.ab-select { white-space: nowrap; overflow: hidden; text-align: left; }
+.ab-menu-list {
+  position: absolute; left: 4px; bottom: calc(100% + 4px); z-index: 4; width: max-content; max-width: calc(100% - 8px);
+  max-height: 260px; overflow-y: auto; list-style: none; margin: 0; padding: 3px;
+  border: 1px solid var(--line-2); border-radius: 10px; background: var(--bg-2); box-shadow: 0 8px 24px rgba(0, 0, 0, 0.25);
+}
+.ab-menu-option { display: flex; flex-direction: column; gap: 1px; padding: 5px 8px; border-radius: 7px; cursor: pointer; font-size: 12.5px; }
+.ab-menu-option:hover { background: var(--bg-3); }
+.ab-menu-option.ab-active { background: var(--accent-bg); }
+.ab-menu-option[aria-selected='true'] .ab-menu-name { color: var(--accent); font-weight: 600; }
+.ab-menu-option[aria-disabled='true'] { color: var(--muted); cursor: not-allowed; }
+.ab-menu-desc { font-size: 11.5px; color: var(--fg-2); }
 .ab-settings-row { display: flex; flex-wrap: wrap; align-items: center; gap: 2px; padding: 0 4px; }
 /* Each menu as wide as its choice, up to the whole row: the row wraps before a menu is cut, so a
    coding agent's "Default (recommended)" model reads whole beside its mode and effort. */

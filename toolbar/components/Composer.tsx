@@ -21,8 +21,10 @@ import {
   selectQueueHint,
 } from '../selectors.ts';
 import { CommandList, useCommandSuggestions } from './CommandSuggestions.tsx';
+import { MenuSelect } from './MenuSelect.tsx';
 import { PickLabel } from './PickLabel.tsx';
 import { QueuedMessage } from './QueuedMessage.tsx';
+import { EditingNote } from './MessageTools.tsx';
 import { RunElsewhere } from './RunElsewhere.tsx';
 import { CloseIcon, CursorIcon, FileIcon, PaperclipIcon, SendIcon, StopIcon } from './icons.tsx';
 import { isComposing } from './is-composing.ts';
@@ -81,21 +83,14 @@ function AgentSelect() {
   // Before the first snapshot nothing is known: "No agents" would be untrue.
   const known = useToolbar((s) => s.sync.state !== null);
   return (
-    <select
-      class="ab-select"
-      aria-label="Agent"
-      title={agents.find((a) => a.id === selected)?.description ?? 'Agent'}
+    <MenuSelect
+      label="Agent"
+      options={agents.map((a) => ({ value: a.id, name: a.implemented ? a.id : `${a.id} (not implemented)`, description: a.description, disabled: !a.implemented }))}
       value={selected ?? ''}
+      empty={known && agents.length === 0 ? 'No agents' : 'Agent'}
       disabled={agents.length === 0}
-      onChange={(e) => store.getState().setAgentChoice(chatId, e.currentTarget.value)}
-    >
-      {agents.length === 0 ? <option value="">{known ? 'No agents' : 'Agent'}</option> : null}
-      {agents.map((a) => (
-        <option key={a.id} value={a.id} disabled={!a.implemented} title={a.description}>
-          {a.implemented ? a.id : `${a.id} (not implemented)`}
-        </option>
-      ))}
-    </select>
+      onChange={(id) => store.getState().setAgentChoice(chatId, id)}
+    />
   );
 }
 
@@ -113,24 +108,18 @@ function ModeSelect() {
   if (!agent || !modes?.length) return null;
   const shown = asked ?? current ?? '';
   return (
-    <select
-      // Not the agent's first (default) mode: a coding agent in plan mode should look it.
-      class={shown === modes[0]!.id ? 'ab-select' : 'ab-select ab-mode-on'}
-      aria-label="Mode"
-      title={modes.find((m) => m.id === shown)?.description ?? `${agent}'s mode`}
+    <MenuSelect
+      label="Mode"
+      options={modes.map((m) => ({ value: m.id, name: m.name, description: m.description }))}
       value={shown}
-      onChange={(e) => {
-        const mode = e.currentTarget.value;
+      empty={`${agent}'s mode`}
+      // Not the agent's first (default) mode: a coding agent in plan mode should look it.
+      accent={shown !== modes[0]!.id}
+      onChange={(mode) => {
         setAsked(mode);
         void actions.setMode(agent, mode).finally(() => setAsked(null));
       }}
-    >
-      {modes.map((m) => (
-        <option key={m.id} value={m.id} title={m.description}>
-          {m.name}
-        </option>
-      ))}
-    </select>
+    />
   );
 }
 
@@ -333,8 +322,9 @@ export function Composer({ autoFocus }: { autoFocus: boolean }) {
     <div class="ab-composer">
       <RunElsewhere />
       <QueuedMessage />
+      <EditingNote />
       <Chips />
-      {agent ? <CommandList agent={agent} suggestions={commands} /> : null}
+      {agent ? <CommandList agent={agent} suggestions={commands} onDone={() => textarea.current?.focus()} /> : null}
       <div class="ab-input">
         <textarea
           ref={textarea}

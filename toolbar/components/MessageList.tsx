@@ -2,7 +2,8 @@ import type { VNode } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useServices, useToolbar } from '../context.ts';
 import { createMessageHub, type MessageHub } from '../message-hub.ts';
-import { countAwaitingApproval, createMessageIdsSelector, selectActiveChatId, selectMessages } from '../selectors.ts';
+import { countAwaitingApproval, selectActiveChatId, selectMessages, selectShownBranch, type ShownBranch } from '../selectors.ts';
+import { EmptyChat } from './EmptyChat.tsx';
 import { ArrowDownIcon } from './icons.tsx';
 import { memo } from './memo.ts';
 import { MessageView } from './MessageView.tsx';
@@ -65,6 +66,8 @@ const GROUP_SIZE = 10;
 
 interface GroupProps {
   ids: readonly string[];
+  /** Where each of `ids` is in the chat's messages (fixed for an id: messages are only appended). */
+  at: readonly number[];
   /** The group's messages are `ids[start..end)`. */
   start: number;
   end: number;
@@ -97,10 +100,10 @@ function MessageSlot({ id, index, chatId, isLast, hub }: { id: string; index: nu
  * group), it is "settled": while off screen the browser skips it whole, one box to check per
  * frame of a stream instead of one per message (styles: .ab-msg-group.ab-settled).
  */
-const MessageGroup = memo(function MessageGroup({ ids, start, end, chatId, hub }: GroupProps) {
+const MessageGroup = memo(function MessageGroup({ ids, at, start, end, chatId, hub }: GroupProps) {
   const slots: VNode[] = [];
   for (let i = start; i < end; i++) {
-    slots.push(<MessageSlot key={ids[i]} id={ids[i]!} index={i} chatId={chatId} isLast={i === ids.length - 1} hub={hub} />);
+    slots.push(<MessageSlot key={ids[i]} id={ids[i]!} index={at[i]!} chatId={chatId} isLast={i === ids.length - 1} hub={hub} />);
   }
   const settled = end < ids.length;
   return (
@@ -110,11 +113,11 @@ const MessageGroup = memo(function MessageGroup({ ids, start, end, chatId, hub }
   );
 }, isSameGroup);
 
-function renderGroups(ids: readonly string[], chatId: string, first: number, hub: MessageHub): VNode[] {
+function renderGroups({ ids, at }: ShownBranch, chatId: string, first: number, hub: MessageHub): VNode[] {
   const groups: VNode[] = [];
   for (let start = first; start < ids.length; start += GROUP_SIZE) {
     const end = Math.min(start + GROUP_SIZE, ids.length);
-    groups.push(<MessageGroup key={start} ids={ids} start={start} end={end} chatId={chatId} hub={hub} />);
+    groups.push(<MessageGroup key={start} ids={ids} at={at} start={start} end={end} chatId={chatId} hub={hub} />);
   }
   return groups;
 }
@@ -150,11 +153,12 @@ function WorkingIndicator() {
  */
 export function MessageList() {
   // Ids, not messages: a streamed delta changes a message, not the list (MessageSlot renders it).
-  const selectIds = useMemo(createMessageIdsSelector, []);
+  // Of the shown branch only: the other versions of an answer wait behind its ‹ n/m ›.
   const { store } = useServices();
   // One store subscription for all message slots (message-hub.ts).
   const hub = useMemo(() => createMessageHub(store, selectMessages), [store]);
-  const ids = useToolbar(selectIds);
+  const branch = useToolbar(selectShownBranch);
+  const ids = branch.ids;
   const chatId = useToolbar(selectActiveChatId);
   const hasChats = useToolbar((s) => Object.keys(s.sync.state?.chats ?? {}).length > 0);
   const scroller = useRef<HTMLDivElement>(null);
@@ -373,12 +377,9 @@ export function MessageList() {
             </button>
           ) : null}
           {ids.length === 0 ? (
-            <div class="ab-empty">
-              <strong>{chatId ? 'No messages yet' : hasChats ? 'No chat selected' : 'Start a conversation'}</strong>
-              Ask the agent about this page. Pick elements to show it what you mean.
-            </div>
+            <EmptyChat title={chatId ? 'No messages yet' : hasChats ? 'No chat selected' : 'Start a conversation'} />
           ) : (
-            renderGroups(ids, chatId ?? '', first, hub)
+            renderGroups(branch, chatId ?? '', first, hub)
           )}
           <WorkingIndicator />
         </div>

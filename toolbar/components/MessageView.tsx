@@ -1,11 +1,12 @@
-import { describeApproval, formatThinkingTime } from '../../shared/format.ts';
-import type { AssistantMessage, Message, Notice, PlanEntry, ReasoningPart, ToolApprovalResponsePart, ToolMessage, UserMessage } from '../../shared/schemas.ts';
+import { formatThinkingTime } from '../../shared/format.ts';
+import type { AssistantMessage, Message, Notice, PlanEntry, ReasoningPart, UserMessage } from '../../shared/schemas.ts';
 import { describePickChip } from '../pick-chip.ts';
 import { FileLink, ImagePreview } from './AttachmentViews.tsx';
 import { Markdown } from './Markdown.tsx';
 import { memo } from './memo.ts';
-import { Collapsible, CopyMessage, EditMessage, MessageTime, offersReplyAction, ReplyActions } from './MessageTools.tsx';
+import { Collapsible, CopyMessage, EditMessage, MessageTime, offersReplyAction, ReplyActions, VersionSwitcher } from './MessageTools.tsx';
 import { PickLabel } from './PickLabel.tsx';
+import { ToolMessageView } from './ToolMessageView.tsx';
 import { ToolCallCard, ToolResultCard } from './ToolCallCard.tsx';
 
 /** A message's text parts, joined: what "Copy message" copies. */
@@ -16,36 +17,14 @@ function textOf(message: UserMessage | AssistantMessage): string {
     .trim();
 }
 
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function ApprovalNote({ part }: { part: ToolApprovalResponsePart }) {
-  return (
-    <div class="ab-note">{capitalize(describeApproval(part))}</div>
-  );
-}
-
-/**
- * A message that only answers approvals has nothing to copy or edit: its time goes on the note's
- * line instead of a row of its own, so every approval does not leave a blank row in the chat.
- */
+/** A message that only answers approvals: the answers show on their calls' cards, never as a bubble. */
 function isOnlyApprovals(message: UserMessage): boolean {
   return message.metadata.selectedElements.length === 0 && message.content.every((p) => p.type === 'tool-approval-response');
 }
 
-function UserMessageView({ message }: { message: UserMessage }) {
+function UserMessageView({ message, chatId }: { message: UserMessage; chatId: string }) {
   const elements = message.metadata.selectedElements;
-  if (isOnlyApprovals(message)) {
-    return (
-      <div class="ab-msg ab-msg-user ab-msg-note" role="article" aria-label="You">
-        <MessageTime at={message.createdAt} />
-        <div class="ab-notes">
-          {message.content.map((part, i) => (part.type === 'tool-approval-response' ? <ApprovalNote key={i} part={part} /> : null))}
-        </div>
-      </div>
-    );
-  }
+  if (isOnlyApprovals(message)) return null;
   return (
     <div class="ab-msg ab-msg-user" role="article" aria-label="You">
       <Collapsible text={textOf(message)}>
@@ -62,7 +41,7 @@ function UserMessageView({ message }: { message: UserMessage }) {
           case 'file':
             return <FileLink key={i} data={part.data} filename={part.filename} mimeType={part.mimeType} />;
           case 'tool-approval-response':
-            return <ApprovalNote key={i} part={part} />;
+            return null;
         }
       })}
       </Collapsible>
@@ -80,6 +59,7 @@ function UserMessageView({ message }: { message: UserMessage }) {
         </div>
       ) : null}
       <div class="ab-msg-actions">
+        <VersionSwitcher messageId={message.id} chatId={chatId} />
         <MessageTime at={message.createdAt} />
         <EditMessage message={message} />
         <CopyMessage text={textOf(message)} />
@@ -202,6 +182,8 @@ function AssistantMessageView({ message, chatId, isLast }: { message: AssistantM
       <div class="ab-msg-head">
         <span class="ab-agent">{message.agent}</span>
         <StatusLine message={message} />
+        {/* ‹ n/m › where the eye ends a reply (its actions), else by its name. */}
+        {actionsRow ? null : <VersionSwitcher messageId={message.id} chatId={chatId} />}
         {ended && !actionsRow ? <MessageTime at={message.createdAt} /> : null}
       </div>
       {message.notices && message.notices.length > 0 ? <NoticeList notices={message.notices} /> : null}
@@ -220,7 +202,8 @@ function AssistantMessageView({ message, chatId, isLast }: { message: AssistantM
           case 'tool-call':
             return <ToolCallCard key={part.toolCallId} part={part} chatId={chatId} />;
           case 'tool-result':
-            return <ToolResultCard key={`r-${part.toolCallId}`} part={part} />;
+            // On its call's card when the call is in this message (a backend tool's).
+            return message.content.some((p) => p.type === 'tool-call' && p.toolCallId === part.toolCallId) ? null : <ToolResultCard key={`r-${part.toolCallId}`} part={part} />;
         }
       })}
       {message.plan && message.plan.length > 0 ? <PlanView plan={message.plan} /> : null}
@@ -244,21 +227,12 @@ function AssistantMessageView({ message, chatId, isLast }: { message: AssistantM
       {actionsRow ? (
         <div class="ab-msg-actions">
           {/* Retry first: it shows without a hover, and after the hidden copy button it sat past a gap. */}
+          <VersionSwitcher messageId={message.id} chatId={chatId} />
           <ReplyActions message={message} chatId={chatId} isLast={isLast} />
           <CopyMessage text={text} />
           <MessageTime at={message.createdAt} />
         </div>
       ) : null}
-    </div>
-  );
-}
-
-function ToolMessageView({ message }: { message: ToolMessage }) {
-  return (
-    <div class="ab-msg ab-msg-assistant" role="article" aria-label="Tool results">
-      {message.content.map((part) => (
-        <ToolResultCard key={part.toolCallId} part={part} />
-      ))}
     </div>
   );
 }
@@ -270,7 +244,7 @@ function ToolMessageView({ message }: { message: ToolMessage }) {
 export const MessageView = memo(function MessageView({ message, chatId, isLast = false }: { message: Message; chatId: string; isLast?: boolean }) {
   switch (message.role) {
     case 'user':
-      return <UserMessageView message={message} />;
+      return <UserMessageView message={message} chatId={chatId} />;
     case 'assistant':
       return <AssistantMessageView message={message} chatId={chatId} isLast={isLast} />;
     case 'tool':

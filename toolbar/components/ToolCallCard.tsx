@@ -1,10 +1,11 @@
 import { memo } from './memo.ts';
-import { useRef, useState } from 'preact/hooks';
+import { useId, useRef, useState } from 'preact/hooks';
 import { isAllowingOption, orderApprovalOptions } from '../../shared/approval-options.ts';
 import { findLineChange } from '../../shared/line-change.ts';
 import { LIMITS } from '../../shared/limits.ts';
-import type { ToolCallPart, ToolDisplay, ToolResultPart } from '../../shared/schemas.ts';
-import { useServices } from '../context.ts';
+import type { ToolApprovalResponsePart, ToolCallPart, ToolDisplay, ToolResultPart } from '../../shared/schemas.ts';
+import { useServices, useToolbar } from '../context.ts';
+import { selectToolAnswer, selectToolResult } from '../selectors.ts';
 import { JsonView } from './JsonView.tsx';
 import { Markdown } from './Markdown.tsx';
 import { isComposing } from './is-composing.ts';
@@ -167,14 +168,50 @@ function ToolName({ part }: { part: { title?: string | undefined; toolName: stri
   );
 }
 
-/** A tool call: name (or title), where it runs, its state, its files, its input; Approve / Reject while it waits. */
+/**
+ * The developer's answer as the card says it: "Approved", "Rejected: not now", or the agent's own
+ * words for it.
+ *
+ * @example describeAnswer({ type: 'tool-approval-response', toolCallId: 't', approved: false, reason: 'not now' }) // 'Rejected: not now'
+ */
+function describeAnswer(answer: ToolApprovalResponsePart): string {
+  const verb = answer.always && !answer.label ? (answer.approved ? 'Always allowed' : 'Always rejected') : answer.approved ? 'Approved' : 'Rejected';
+  return `${verb}${answer.label ? ` with “${answer.label}”` : ''}${answer.reason ? `: ${answer.reason}` : ''}`;
+}
+
+/** A tool's output, named so a screen reader (and a test) finds it; errors stand out. */
+function ResultView({ result }: { result: ToolResultPart }) {
+  const label = labelOf(result);
+  return (
+    <div class={result.isError ? 'ab-tool-section ab-tool-error' : 'ab-tool-section'}>
+      <div class="ab-tool-label">{result.isError ? 'Error' : 'Result'}</div>
+      <JsonView value={result.output} label={`Output of ${label}`} />
+    </div>
+  );
+}
+
+/**
+ * One card per tool call: its head (name, where it runs, its state) opens and closes the rest (its
+ * files, what it reports, its input, its result), and the answer to its approval stays under the
+ * head. Open while it waits for an answer or after it failed, closed otherwise until the developer
+ * says; the approval's buttons show whenever it waits, closed or not. The result and the answer
+ * are other messages' parts (a `tool` message, the developer's answer), found by the call's id.
+ */
 export const ToolCallCard = memo(function ToolCallCard({ part, chatId }: { part: ToolCallPart; chatId: string }) {
-  const awaiting = part.state === 'awaiting-approval';
-  const cls = `ab-tool${awaiting ? ' ab-awaiting' : ''}${part.state === 'failed' || part.state === 'denied' ? ' ab-failed' : ''}`;
+  const result = useToolbar((s) => selectToolResult(s, part.toolCallId));
+  const answer = useToolbar((s) => selectToolAnswer(s, part.toolCallId));
+  const [toggled, setToggled] = useState<boolean | null>(null);
   const card = useRef<HTMLDivElement>(null);
+  const awaiting = part.state === 'awaiting-approval';
+  const failed = part.state === 'failed' || result?.isError === true;
+  // A running call that reports its output (a command's lines) shows them as they come.
+  const open = toggled ?? (awaiting || failed || (part.state === 'running' && !!part.display?.length));
+  // Not the call's id: an agent's may hold spaces, which an id reference cannot.
+  const bodyId = useId();
+  const cls = `ab-tool${awaiting ? ' ab-awaiting' : ''}${failed || part.state === 'denied' ? ' ab-failed' : ''}`;
   return (
     <div class={cls} role="group" aria-label={`Tool call ${labelOf(part)}`} tabIndex={-1} ref={card}>
-      <div class="ab-tool-head">
+      <button type="button" class="ab-tool-head" aria-expanded={open} aria-controls={open ? bodyId : undefined} onClick={() => setToggled(!open)}>
         <ToolName part={part} />
         {part.kind ? <span class="ab-pill">{part.kind}</span> : null}
         <span class="ab-pill" title="Where the tool runs">
@@ -182,39 +219,41 @@ export const ToolCallCard = memo(function ToolCallCard({ part, chatId }: { part:
         </span>
         <span class="ab-spacer" />
         <span class={`ab-pill ab-s-${part.state}`}>{STATE_LABELS[part.state]}</span>
-      </div>
-      {part.locations && part.locations.length > 0 ? (
-        <ul class="ab-tool-files" aria-label="Files">
-          {part.locations.map((l, i) => (
-            <li key={i}>{l.line != null ? `${l.path}:${l.line}` : l.path}</li>
-          ))}
-        </ul>
+      </button>
+      {answer ? <div class={answer.approved ? 'ab-tool-answer' : 'ab-tool-answer ab-rejected'}>{describeAnswer(answer)}</div> : null}
+      {open ? (
+        <div class="ab-tool-body" id={bodyId}>
+          {part.locations && part.locations.length > 0 ? (
+            <ul class="ab-tool-files" aria-label="Files">
+              {part.locations.map((l, i) => (
+                <li key={i}>{l.line != null ? `${l.path}:${l.line}` : l.path}</li>
+              ))}
+            </ul>
+          ) : null}
+          {part.display && part.display.length > 0 ? <DisplayView items={part.display} /> : null}
+          {/* What the agent reports says more than its raw input, which then waits closed. */}
+          <details class="ab-tool-section" open={!part.display?.length}>
+            <summary class="ab-tool-label">Input</summary>
+            <JsonView value={part.input} label={`Input of ${part.toolName}`} />
+          </details>
+          {result ? <ResultView result={result} /> : null}
+        </div>
       ) : null}
-      {part.display && part.display.length > 0 ? <DisplayView items={part.display} /> : null}
-      <details open={awaiting && !part.display}>
-        <summary>Input</summary>
-        <JsonView value={part.input} label={`Input of ${part.toolName}`} />
-      </details>
       {awaiting ? <Approval chatId={chatId} part={part} onAnswered={() => card.current?.focus({ preventScroll: true })} /> : null}
     </div>
   );
 });
 
-/** A tool's result; errors stand out. */
-export const ToolResultCard = memo(function ToolResultCard({ part }: { part: ToolResultPart }) {
-  const label = labelOf(part);
+/** A result whose call is not in the chat, so no card holds it: a card of its own. */
+export function ToolResultCard({ part }: { part: ToolResultPart }) {
   return (
-    <div class={part.isError ? 'ab-tool ab-failed' : 'ab-tool'} role="group" aria-label={`Tool result ${label}`}>
+    <div class={part.isError ? 'ab-tool ab-failed' : 'ab-tool'} role="group" aria-label={`Tool result ${labelOf(part)}`}>
       <div class="ab-tool-head">
-        <span class="ab-pill">result</span>
         <ToolName part={part} />
-        <span class="ab-spacer" />
-        <span class={`ab-pill ${part.isError ? 'ab-s-failed' : 'ab-s-done'}`}>{part.isError ? 'error' : 'ok'}</span>
       </div>
-      <details open={part.isError === true}>
-        <summary>Output</summary>
-        <JsonView value={part.output} label={`Output of ${label}`} />
-      </details>
+      <div class="ab-tool-body">
+        <ResultView result={part} />
+      </div>
     </div>
   );
-});
+}
