@@ -8,7 +8,7 @@ import { agentBin, pinnedVersion } from '../../../test-support/real-agents/real-
 import type { AssistantMessage } from '../../../shared/schemas.ts';
 import { userMessage } from '../../../test-support/test-client.ts';
 import { lastMessage } from '../../../test-support/test-server.ts';
-import { describeCommonFlows, useDriver, type AgentUnderTest } from './drive-agent.ts';
+import { describeCommonFlows, useDriver, type AgentUnderTest } from '../../../test-support/real-agents/drive-agent.ts';
 
 let fake: ProviderServer;
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { functionOutputs, lastUserText, startFakeResponses } from '../../../test
 import type { ProviderServer } from '../../../test-support/fake-providers/provider-server.ts';
 import { agentBin, pinnedVersion, realAgentsDir } from '../../../test-support/real-agents/real-agents.ts';
 import { describeApprovalQuestion } from '../../cli/approval-prompt.ts';
-import { describeCommonFlows, replyText, useDriver, type AgentUnderTest } from './drive-agent.ts';
+import { describeCommonFlows, replyText, useDriver, type AgentUnderTest } from '../../../test-support/real-agents/drive-agent.ts';
 
 let fake: ProviderServer;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { functionResponses, lastUserText, startFakeGemini } from '../../../test-support/fake-providers/fake-gemini.ts';
 import type { ProviderServer } from '../../../test-support/fake-providers/provider-server.ts';
 import { agentBin, pinnedVersion } from '../../../test-support/real-agents/real-agents.ts';
-import { describeCommonFlows, useDriver, type AgentUnderTest } from './drive-agent.ts';
+import { describeCommonFlows, useDriver, type AgentUnderTest } from '../../../test-support/real-agents/drive-agent.ts';
 
 let fake: ProviderServer;
 beforeAll(async () => {

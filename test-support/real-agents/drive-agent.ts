@@ -7,12 +7,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { PAGE_TOOL_DEFINITIONS } from '../../../shared/page-tool-definitions.ts';
-import type { AssistantMessage, ToolCallPart } from '../../../shared/schemas.ts';
-import { Hold, type ProviderRequest, type ProviderServer, type Turn } from '../../../test-support/fake-providers/provider-server.ts';
-import { userMessage, type TestClient } from '../../../test-support/test-client.ts';
-import { activeMessages, lastMessage, toolCallsOf, useHarness, type TestServer } from '../../../test-support/test-server.ts';
-import { createAcpAgent, type AcpAgentOptions } from '../create-acp-agent.ts';
+import { PAGE_TOOL_DEFINITIONS } from '../../shared/page-tool-definitions.ts';
+import type { AssistantMessage, ToolCallPart } from '../../shared/schemas.ts';
+import { Hold, type ProviderRequest, type ProviderServer, type Turn } from '../fake-providers/provider-server.ts';
+import { userMessage, type TestClient } from '../test-client.ts';
+import { activeMessages, lastMessage, toolCallsOf, useHarness, type TestServer } from '../test-server.ts';
+import { createAcpAgent, type AcpAgentOptions } from '../../server/acp-agent/create-acp-agent.ts';
 
 export const PAGE = { url: 'http://localhost:5173/cart', title: 'Cart' };
 
