@@ -1,7 +1,8 @@
 /**
  * `npm run tour`: a scripted walk through the toolbar's main features in Chromium against the real
  * demo server (a child process on a free port with a temp data dir), saving one numbered
- * screenshot per step under tour-screenshots/. Headless unless `--headed` is given and a display
+ * screenshot per step under tour-screenshots/: the desktop in the light theme, its main states
+ * again in the dark one, and a phone in both. Headless unless `--headed` is given and a display
  * exists. Leaves no process behind.
  *
  *   npm run tour                 # headless
@@ -88,7 +89,10 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await camera.shoot('markdown-done', 'The finished reply: highlighted code with Wrap and Copy, a list, a quote, a footnote');
   await lastReply().hover();
   await expect(lastReply().getByRole('button', { name: 'Regenerate' })).toBeVisible();
-  await camera.shoot('message-actions', 'Hovering a reply: its time, Copy, and Regenerate on the last one');
+  await camera.shoot('message-actions', 'Hovering a reply: one row of icon buttons (Regenerate on the last one, Copy), then its time');
+  await lastReply().getByRole('button', { name: 'Regenerate' }).click();
+  await expect(lastReply().getByRole('group', { name: 'Version 2 of 2' })).toBeVisible();
+  await camera.shoot('versions', 'Regenerated: a second version of the same answer, ‹ 2/2 › in the same row switches between them');
 
   await toolbar.composer.fill('/');
   await expect(toolbar.panel.getByRole('listbox', { name: 'Commands of demo/guide' })).toBeVisible();
@@ -231,24 +235,13 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
 
   await server.stop();
   await expect(toolbar.status).toHaveText(/Reconnecting…|Offline/);
-  await camera.shoot('server-down', 'The server stopped: the toolbar shows it and waits');
+  await camera.shoot('server-down', 'The server stopped: the status says so in words by its dot, and the toolbar waits');
   await server.restart();
   await expect(toolbar.status).toHaveText('Connected', { timeout: 30_000 });
   await expect(toolbar.activeChat).toHaveText('help');
-  await camera.shoot('reconnected', 'Back on the same port: reconnected, same chats');
+  await camera.shoot('reconnected', 'Back on the same port: reconnected (the green dot alone says it), same chats');
 
-  // A phone of its own (touch, no hover), not this window made narrow: a mouse's hover would show.
-  const phone = await page.context().browser()!.newContext({ viewport: { width: 390, height: 760 }, isMobile: true, hasTouch: true });
-  try {
-    const phonePage = await phone.newPage();
-    const onPhone = new Toolbar(phonePage, server);
-    await onPhone.start();
-    await expect(onPhone.sendButton).toBeInViewport();
-    await expect(onPhone.doneReplies('demo/historian').last().getByRole('button', { name: 'Copy message' })).toHaveCSS('opacity', '1');
-    await camera.shoot('phone', 'On a phone: the panel and Send on the screen, the message actions shown without a hover', phonePage);
-  } finally {
-    await phone.close();
-  }
+  for (const scheme of ['light', 'dark'] as const) await tourPhone(page, server, camera, scheme);
 
   // The tour's browser prefers light colours; the Theme button goes round System, Light and Dark.
   const theme = toolbar.actions.getByRole('button', { name: /^Theme: / });
@@ -256,12 +249,56 @@ async function runTour(page: Page, server: DemoServer, camera: Camera): Promise<
   await theme.click();
   await expect(theme).toHaveAccessibleName('Theme: dark');
   await camera.shoot('theme-dark', 'The Theme button (System, Light, Dark): here forced dark on a system that prefers light');
+  await lastReply('demo/historian').hover();
+  await expect(lastReply('demo/historian').getByRole('button', { name: 'Copy message' })).toHaveCSS('opacity', '1');
+  await camera.shoot('dark-message-actions', 'Dark: a reply hovered, its row of icon buttons');
+  await toolbar.composer.fill('/');
+  await expect(toolbar.panel.getByRole('listbox', { name: 'Commands of demo/guide' })).toBeVisible();
+  await camera.shoot('dark-commands', 'Dark: the / menu of commands');
+  await toolbar.composer.fill('');
+  await allChats.click();
+  await expect(list).toBeVisible();
+  await camera.shoot('dark-chat-list', 'Dark: all chats');
+  await list.getByRole('button', { name: 'Close chat list' }).click();
+  await expect(list).toBeHidden();
+
+  // More chats than the strip holds: its cut edge fades and "+N" counts the rest (both themes).
+  for (const title of ['help: orders list', 'help: footer links', 'skill review']) {
+    await toolbar.newChat();
+    await toolbar.ask(title);
+  }
+  const more = toolbar.panel.getByRole('button', { name: /more chats: show all chats$/ });
+  await expect(more).toBeVisible();
+  await camera.shoot('dark-tabs-overflow', 'Dark: more chats than fit; the strip fades at the cut and "+N" opens all chats; the skill badge names the skill');
   await theme.click();
   await expect(theme).toHaveAccessibleName('Theme: system');
+  await camera.shoot('tabs-overflow', 'Light: the same strip, faded at the cut with "+N"; the skill badge');
+  await more.click();
+  await expect(list).toBeVisible();
+  await camera.shoot('tabs-more-list', '"+N" opens the list of all chats');
+  await list.getByRole('button', { name: 'Close chat list' }).click();
 
   await toolbar.closeButton.click();
   await expect(toolbar.launcher).toBeVisible();
   await camera.shoot('closed', 'Closed again: just the launcher');
+}
+
+/** A phone of its own (touch, no hover, `scheme` colours), not the tour's window made narrow: a mouse's hover would show. */
+async function tourPhone(page: Page, server: DemoServer, camera: Camera, scheme: 'light' | 'dark'): Promise<void> {
+  const phone = await page.context().browser()!.newContext({ viewport: { width: 390, height: 760 }, isMobile: true, hasTouch: true, colorScheme: scheme });
+  try {
+    const phonePage = await phone.newPage();
+    const onPhone = new Toolbar(phonePage, server);
+    await onPhone.start();
+    await expect(onPhone.sendButton).toBeInViewport();
+    await expect(onPhone.doneReplies('demo/historian').last().getByRole('button', { name: 'Copy message' })).toHaveCSS('opacity', '1');
+    await camera.shoot(`phone-${scheme}`, `On a phone (${scheme}): a full-screen sheet, Send on the screen, the message actions shown without a hover`, phonePage);
+    await onPhone.actions.getByRole('button', { name: 'All chats' }).click();
+    await expect(onPhone.panel.getByRole('dialog', { name: 'All chats' })).toBeVisible();
+    await camera.shoot(`phone-chat-list-${scheme}`, `On a phone (${scheme}): all chats`, phonePage);
+  } finally {
+    await phone.close();
+  }
 }
 
 /** Runs the tour; resolves with the exit code. */

@@ -177,7 +177,7 @@ export const PANEL_CSS = /* css */ `
 /* The panel's chrome in paint layers of its own: a frame of streaming repaints the message list,
    and the browser reuses these whole instead of walking them again (about 0.07 ms less per
    streamed change, measured with a page script making the changes). */
-.ab-header, .ab-chats, .ab-composer { isolation: isolate; }
+.ab-header, .ab-chats-row, .ab-composer { isolation: isolate; }
 .ab-header {
   display: flex; align-items: center; gap: 6px;
   height: 44px; flex: none; padding: 0 6px 0 14px;
@@ -205,12 +205,27 @@ export const PANEL_CSS = /* css */ `
 .ab-icon-btn.ab-small { width: 24px; height: 24px; border-radius: 6px; }
 
 /* ------------------------------------------------------------ chat tabs */
+.ab-chats-row { display: flex; align-items: center; flex: none; border-bottom: 1px solid var(--line); }
+.ab-chats-row.ab-empty { display: none; }
 .ab-chats {
-  display: flex; gap: 4px; align-items: center; flex: none;
-  padding: 6px 8px; border-bottom: 1px solid var(--line);
-  overflow-x: auto; scrollbar-width: thin; scrollbar-color: var(--line-2) transparent;
+  display: flex; gap: 2px; align-items: center; flex: 1; min-width: 0;
+  padding: 4px 8px;
+  overflow-x: auto; scrollbar-width: none;
 }
-.ab-chats:empty { display: none; }
+.ab-chats::-webkit-scrollbar { display: none; }
+/* A cut edge fades out: there are more chats that way. */
+.ab-chats.ab-fade-end { -webkit-mask-image: linear-gradient(to right, #000 calc(100% - 32px), transparent); mask-image: linear-gradient(to right, #000 calc(100% - 32px), transparent); }
+.ab-chats.ab-fade-start { -webkit-mask-image: linear-gradient(to left, #000 calc(100% - 32px), transparent); mask-image: linear-gradient(to left, #000 calc(100% - 32px), transparent); }
+.ab-chats.ab-fade-start.ab-fade-end {
+  -webkit-mask-image: linear-gradient(to right, transparent, #000 32px, #000 calc(100% - 32px), transparent);
+  mask-image: linear-gradient(to right, transparent, #000 32px, #000 calc(100% - 32px), transparent);
+}
+.ab-chats-more {
+  flex: none; margin-right: 6px; padding: 2px 8px; border-radius: 999px;
+  border: 1px solid var(--line-2); background: var(--bg-2); color: var(--fg-2);
+  font-size: 11.5px; font-variant-numeric: tabular-nums;
+}
+.ab-chats-more:hover { color: var(--fg); background: var(--bg-3); }
 .ab-tab {
   display: inline-flex; align-items: center; flex: none; max-width: 220px;
   border-radius: 8px; border: 1px solid transparent; background: transparent;
@@ -311,34 +326,27 @@ export const PANEL_CSS = /* css */ `
 .ab-meta-chips { display: flex; flex-wrap: wrap; gap: 4px; justify-content: flex-end; }
 .ab-msg-assistant { display: flex; flex-direction: column; gap: 6px; }
 .ab-msg-head { display: flex; align-items: center; gap: 6px; color: var(--muted); font-size: 11.5px; }
-.ab-msg-actions { display: flex; align-items: center; gap: 6px; height: 22px; margin-top: -4px; }
+.ab-msg-actions { display: flex; align-items: center; gap: 2px; height: 24px; margin-top: -6px; }
 .ab-msg-user .ab-msg-actions { justify-content: flex-end; }
-/* Time and copy show on hover or keyboard focus; they take no room otherwise on user messages. */
-.ab-time, .ab-msg-copy { opacity: 0; transition: opacity 0.12s ease; }
-.ab-msg:hover .ab-time, .ab-msg:hover .ab-msg-copy, .ab-msg:focus-within .ab-time, .ab-msg-copy:focus-visible { opacity: 1; }
-.ab-msg-copy { width: 22px; height: 22px; }
-.ab-msg-action {
-  border: 0; background: none; color: var(--muted); font-size: 11.5px; padding: 2px 6px; border-radius: 6px;
-  opacity: 0; transition: opacity 0.12s ease;
-}
-.ab-msg-action:hover { color: var(--fg); background: var(--bg-3); }
-.ab-msg:hover .ab-msg-action, .ab-msg:focus-within .ab-msg-action, .ab-msg-action:focus-visible { opacity: 1; }
-/* A reply that did not finish offers Retry without a hover. */
-.ab-msg-action.ab-retry { opacity: 1; }
-.ab-msg-action::after { content: attr(data-label); }
+/* One row of icon buttons (versions, Retry or Regenerate, Edit, Copy) and the time. The buttons
+   and the time show on hover or keyboard focus; ‹ n/m › and Retry always show, since they say
+   something about the answer. */
+.ab-msg-btn { width: 24px; height: 24px; border-radius: 6px; color: var(--muted); }
+.ab-time, .ab-msg-btn { opacity: 0; transition: opacity 0.12s ease; }
+.ab-msg:hover .ab-time, .ab-msg:hover .ab-msg-btn, .ab-msg:focus-within .ab-time, .ab-msg:focus-within .ab-msg-btn,
+.ab-msg-btn:focus-visible, .ab-versions .ab-msg-btn, .ab-msg-btn.ab-retry { opacity: 1; }
+.ab-msg-btn.ab-retry { color: var(--fg-2); }
+.ab-time { font-size: 11px; color: var(--muted); white-space: nowrap; padding: 0 4px; }
 /* On a touch screen nothing hovers, and a tap on an invisible button still presses it (Regenerate
    would send the question again unseen): the actions and the resize corner show. The time still
    shows on a tap, which touch browsers treat as a hover. */
 @media (hover: none) {
-  .ab-msg-copy, .ab-msg-action { opacity: 1; }
+  .ab-msg-btn { opacity: 1; }
   .ab-resize { opacity: 0.7; }
 }
-.ab-time { font-size: 11px; color: var(--muted); white-space: nowrap; }
-/* ‹ n/m ›: always shown, since it says the answer has other versions. */
-.ab-versions { display: inline-flex; align-items: center; gap: 1px; color: var(--muted); font-size: 11.5px; font-variant-numeric: tabular-nums; }
-.ab-versions .ab-icon-btn { width: 20px; height: 20px; font-size: 14px; line-height: 1; }
-.ab-versions .ab-icon-btn:disabled { opacity: 0.4; cursor: default; }
-.ab-versions .ab-icon-btn::after, .ab-versions-n::after { content: attr(data-label); }
+.ab-versions { display: inline-flex; align-items: center; gap: 0; color: var(--muted); font-size: 11.5px; font-variant-numeric: tabular-nums; }
+.ab-versions .ab-msg-btn:disabled { opacity: 0.4; cursor: default; }
+.ab-versions-n::after { content: attr(data-label); }
 .ab-time::after { content: attr(data-label); }
 .ab-collapsible.ab-collapsed {
   max-height: 420px; overflow: hidden;

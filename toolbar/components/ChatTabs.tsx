@@ -13,9 +13,10 @@ import { focusComposer } from './Composer.tsx';
 /**
  * The chats, most recent first: a button per chat switches to it; the active one can be renamed
  * inline or deleted after a confirmation. The strip is one Tab stop; Left/Right move along it.
- * "All chats" in the header lists them all with search (ChatList).
+ * "All chats" in the header lists them all with search (ChatList). When the strip overflows, its
+ * cut edges fade and a "+N" button (the chats not wholly in view) opens that list.
  */
-export function ChatTabs() {
+export function ChatTabs({ onShowAll }: { onShowAll(): void }) {
   const { actions, store } = useServices();
   const chats = useToolbar(selectChatsSorted);
   const activeId = useToolbar(selectActiveChatId);
@@ -59,6 +60,8 @@ export function ChatTabs() {
     }
   }, [activeId, chats]);
 
+  const hidden = useHiddenTabs(strip, chats);
+
   // One Tab stop for the whole strip (the active chat); the arrow keys move between chats.
   const onStripKey = (e: KeyboardEvent) => {
     const buttons = [...(strip.current?.querySelectorAll<HTMLButtonElement>('.ab-tab-btn') ?? [])];
@@ -73,7 +76,8 @@ export function ChatTabs() {
 
   return (
     <>
-      <div class="ab-chats" ref={strip} role="group" aria-label="Chats" onKeyDown={onStripKey}>
+      <div class={chats.length ? 'ab-chats-row' : 'ab-chats-row ab-empty'}>
+      <div class={`ab-chats${hidden.before ? ' ab-fade-start' : ''}${hidden.after ? ' ab-fade-end' : ''}`} ref={strip} role="group" aria-label="Chats" onKeyDown={onStripKey}>
         {chats.map((chat) => {
           const active = chat.id === activeId;
           if (active && renaming) {
@@ -133,6 +137,12 @@ export function ChatTabs() {
           );
         })}
       </div>
+      {hidden.before + hidden.after > 0 ? (
+        <button type="button" class="ab-chats-more" title="All chats" aria-label={`${hidden.before + hidden.after} more chats: show all chats`} onClick={onShowAll}>
+          +{hidden.before + hidden.after}
+        </button>
+      ) : null}
+      </div>
       {confirming ? (
         <DeleteChatDialog
           chat={confirming}
@@ -151,4 +161,35 @@ export function ChatTabs() {
       ) : null}
     </>
   );
+}
+
+/** How many tabs are cut off before and after the strip's visible part; measured again on scroll and resize. */
+function useHiddenTabs(strip: { current: HTMLDivElement | null }, chats: readonly unknown[]): { before: number; after: number } {
+  const [hidden, setHidden] = useState({ before: 0, after: 0 });
+  useLayoutEffect(() => {
+    const container = strip.current;
+    if (!container) return;
+    const measure = () => {
+      const start = container.scrollLeft;
+      const end = start + container.clientWidth;
+      let before = 0;
+      let after = 0;
+      for (const tab of container.querySelectorAll<HTMLElement>('.ab-tab')) {
+        const left = tab.offsetLeft - container.offsetLeft;
+        // A pixel of slack: a tab that ends on the edge is in view.
+        if (left < start - 1) before++;
+        else if (left + tab.offsetWidth > end + 1) after++;
+      }
+      setHidden((h) => (h.before === before && h.after === after ? h : { before, after }));
+    };
+    measure();
+    container.addEventListener('scroll', measure, { passive: true });
+    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null;
+    observer?.observe(container);
+    return () => {
+      container.removeEventListener('scroll', measure);
+      observer?.disconnect();
+    };
+  }, [strip, chats]);
+  return hidden;
 }

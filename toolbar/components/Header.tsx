@@ -28,8 +28,10 @@ export function Header({ onClose, listOpen, onToggleList, listButton }: HeaderPr
       </span>
       <ConnectionStatus />
       {skill && (
-        <span class="ab-skill" role="status" title={`${skill.agent} works with its ${skill.skill} skill on`}>
-          Skill: {skill.skill}
+        // The skill's name shows; "Skill:" is read out and in the tooltip.
+        <span class="ab-skill" role="status" title={`Skill: ${skill.skill} (${skill.agent} works with it on)`}>
+          <span class="ab-sr-only">Skill: </span>
+          <span class="ab-skill-name">{skill.skill}</span>
         </span>
       )}
       <span class="ab-spacer" />

@@ -4,7 +4,7 @@ import type { AssistantMessage, Message, UserMessage } from '../../shared/schema
 import { useServices, useToolbar } from '../context.ts';
 import { selectMessages, selectRunInActiveChat, selectShownBranch, type ShownBranch } from '../selectors.ts';
 import { focusComposer } from './Composer.tsx';
-import { CheckIcon, CopyIcon, PencilIcon } from './icons.tsx';
+import { CheckIcon, ChevronLeftIcon, ChevronRightIcon, CopyIcon, PencilIcon, RetryIcon } from './icons.tsx';
 import { formatDay, formatFullDate, formatTime } from '../formatters.ts';
 import { useCopy } from './use-copy.ts';
 
@@ -25,7 +25,7 @@ export function MessageTime({ at }: { at: number }) {
 /** Copies a message's text (its text parts, as written: Markdown stays Markdown). */
 export function CopyMessage({ text }: { text: string }) {
   if (!text) return null;
-  return <CopyButton label="Copy message" class="ab-msg-copy" text={() => text} />;
+  return <CopyButton label="Copy message" class="ab-msg-btn" text={() => text} />;
 }
 
 /**
@@ -112,15 +112,15 @@ export function ReplyActions({ message, chatId, isLast }: { message: AssistantMe
     if (trigger) void actions.regenerate(chatId, trigger, message.agent);
   };
   return (
-    // The label is drawn from an attribute: it is not part of the reply's text.
     <button
       type="button"
-      class={broken ? 'ab-msg-action ab-retry' : 'ab-msg-action'}
+      class={broken ? 'ab-icon-btn ab-msg-btn ab-retry' : 'ab-icon-btn ab-msg-btn'}
       aria-label={broken ? 'Retry' : 'Regenerate'}
-      data-label={broken ? 'Retry' : 'Regenerate'}
-      title="Ask the same agent again: a new version of this answer"
+      title={`${broken ? 'Retry' : 'Regenerate'}: ask the same agent again, for a new version of this answer`}
       onClick={again}
-    />
+    >
+      <RetryIcon size={13} />
+    </button>
   );
 }
 
@@ -132,9 +132,9 @@ export function EditMessage({ message }: { message: UserMessage }) {
   return (
     <button
       type="button"
-      class="ab-icon-btn ab-msg-copy"
+      class="ab-icon-btn ab-msg-btn"
       aria-label="Edit"
-      title="Put this message in the box below, to change and send as a new version of it"
+      title="Edit: put this message in the box below, to change and send as a new version of it"
       onClick={(e) => {
         // What was being typed stays, after the message (setting the box's value clears its undo).
         const typed = store.getState().draft;
@@ -163,9 +163,13 @@ export function VersionSwitcher({ messageId, chatId }: { messageId: string; chat
   return (
     // Drawn from attributes, as the time is: the switcher is not part of the message's text.
     <span class="ab-versions" role="group" aria-label={`Version ${n} of ${siblings.length}`}>
-      <button type="button" class="ab-icon-btn" aria-label="Previous version" data-label="‹" disabled={running || n === 1} onClick={() => go(n - 1)} />
+      <button type="button" class="ab-icon-btn ab-msg-btn" aria-label="Previous version" title="Previous version" disabled={running || n === 1} onClick={() => go(n - 1)}>
+        <ChevronLeftIcon size={13} />
+      </button>
       <span class="ab-versions-n" aria-hidden="true" data-label={`${n}/${siblings.length}`} />
-      <button type="button" class="ab-icon-btn" aria-label="Next version" data-label="›" disabled={running || n === siblings.length} onClick={() => go(n + 1)} />
+      <button type="button" class="ab-icon-btn ab-msg-btn" aria-label="Next version" title="Next version" disabled={running || n === siblings.length} onClick={() => go(n + 1)}>
+        <ChevronRightIcon size={13} />
+      </button>
     </span>
   );
 }

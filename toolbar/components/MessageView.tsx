@@ -59,8 +59,9 @@ function UserMessageView({ message, chatId }: { message: UserMessage; chatId: st
         </div>
       ) : null}
       <div class="ab-msg-actions">
-        <VersionSwitcher messageId={message.id} chatId={chatId} />
+        {/* The mirror of a reply's row: the buttons at the message's edge, the time outside them. */}
         <MessageTime at={message.createdAt} />
+        <VersionSwitcher messageId={message.id} chatId={chatId} />
         <EditMessage message={message} />
         <CopyMessage text={textOf(message)} />
       </div>

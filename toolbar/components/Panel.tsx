@@ -79,7 +79,7 @@ export function Panel({ autoFocus, onClose }: { autoFocus: boolean; onClose(): v
       }}
     >
       <Header onClose={onClose} listOpen={listOpen} onToggleList={() => (listOpen ? closeList(false) : setListOpen(true))} listButton={listButton} />
-      <ChatTabs />
+      <ChatTabs onShowAll={() => setListOpen(true)} />
       {chatError ? <Alert message={chatError} onDismiss={() => store.getState().setChatError(null)} /> : null}
       {/* Before the messages in the Tab order, drawn after them (CSS order): the message box is a
           few stops from the header, not after every message's buttons. */}
