@@ -18,10 +18,10 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const TOOLBAR_BUNDLE = path.resolve(HERE, '../dist/toolbar.js');
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 /** The toolbar's localStorage key for its UI prefs (toolbar/store.ts PREFS_KEY): opens the panel. */
-const PREFS_KEY = 'agentbar:toolbar';
-const HOST_TAG = 'agentbar-toolbar';
+export const PREFS_KEY = 'agentbar:toolbar';
+export const HOST_TAG = 'agentbar-toolbar';
 /** The fewest messages the toolbar renders of a long chat (toolbar/components/MessageList.tsx WINDOW). */
-const RENDER_WINDOW = 60;
+export const RENDER_WINDOW = 60;
 
 export interface BrowserOptions {
   historyMessages: number;

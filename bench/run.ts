@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (full, about 4 minutes on 2 cores) and `npm run bench -- --smoke` (CI, seconds):
  * prints one table per section on stdout and writes the figures as JSON to bench/results/.
- * Options: --smoke, --only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model,markdown,proxy,launcher, --out=FILE.
+ * Options: --smoke, --only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model,markdown,proxy,launcher,scroll, --out=FILE.
  * Targets are printed beside the figures (PASS/MISS), never asserted: the exit code is 0 unless
  * a section could not run.
  */
@@ -23,11 +23,12 @@ import { measureModelLatency, modelSection } from './model-section.ts';
 import { measureScaling, scalingSection } from './scaling-section.ts';
 import { measureProxy, proxySection } from './proxy-section.ts';
 import { launcherSection, measureLauncher } from './launcher-section.ts';
+import { measureScroll, scrollSection } from './scroll-section.ts';
 import { canPin } from './server-handle.ts';
 import { latencySection, runStreams, throughputSection, wireSection, type StreamRuns } from './stream-sections.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SECTION_KEYS = ['wire', 'peers', 'latency', 'throughput', 'resume', 'persistence', 'browser', 'scaling', 'model', 'markdown', 'proxy', 'launcher'] as const;
+const SECTION_KEYS = ['wire', 'peers', 'latency', 'throughput', 'resume', 'persistence', 'browser', 'scaling', 'model', 'markdown', 'proxy', 'launcher', 'scroll'] as const;
 type SectionKey = (typeof SECTION_KEYS)[number];
 const FALLBACK_TITLES: Record<SectionKey, string> = {
   wire: '1. Wire cost',
@@ -42,6 +43,7 @@ const FALLBACK_TITLES: Record<SectionKey, string> = {
   markdown: '10. Markdown while a reply streams',
   proxy: '11. agentbar proxy on loopback',
   launcher: '12. What the launcher adds to a page load',
+  scroll: '13. Scrolling up a long chat',
 };
 
 interface Args {
@@ -63,7 +65,7 @@ function parseArgs(argv: string[]): Args {
       only = new Set(keys as SectionKey[]);
     } else if (arg.startsWith('--out=')) out = path.resolve(arg.slice('--out='.length));
     else if (arg === '--help' || arg === '-h') {
-      console.log('Usage: npm run bench [-- --smoke] [--only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model,markdown,proxy] [--out=FILE]');
+      console.log('Usage: npm run bench [-- --smoke] [--only=wire,peers,latency,throughput,resume,persistence,browser,scaling,model,markdown,proxy,launcher,scroll] [--out=FILE]');
       process.exit(0);
     } else throw new Error(`Unknown option: ${arg} (try --help)`);
   }
@@ -189,6 +191,9 @@ async function main(): Promise<void> {
   });
   await attempt(['launcher'], async () => {
     sections.set('launcher', launcherSection(await measureLauncher(config, progress)));
+  });
+  await attempt(['scroll'], async () => {
+    sections.set('scroll', scrollSection(await measureScroll(config, progress)));
   });
 
   meta.loadAverageAtEnd = os.loadavg();

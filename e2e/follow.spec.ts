@@ -102,6 +102,9 @@ test.describe('a long chat from disk', () => {
       await page.waitForTimeout(100);
     }
     expect(await articles.count()).toBeGreaterThan(before);
+    // Earlier messages come in a batch a frame; the log is busy until the last is in.
+    const loaded = () => expect(toolbar.log).not.toHaveAttribute('aria-busy', 'true');
+    await loaded();
     // The message that was first is still on the screen: the list did not jump to the new top.
     const was = toolbar.replies().filter({ hasText: `Line 1 of ${firstReply}:` });
     await expect.poll(async () => {
@@ -116,12 +119,14 @@ test.describe('a long chat from disk', () => {
     await more.focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => articles.count()).toBeGreaterThan(count);
+    await loaded();
     // Enter again until every message is in: the button goes, and the focus stays in the list.
     while ((await more.count()) > 0) {
       await expect(more).toBeFocused();
       const now = await articles.count();
       await page.keyboard.press('Enter');
       await expect.poll(() => articles.count()).toBeGreaterThan(now);
+      await loaded();
     }
     // All of them: the 400 from disk and the turns the test before added.
     expect(await articles.count()).toBeGreaterThanOrEqual(400);
@@ -132,5 +137,38 @@ test.describe('a long chat from disk', () => {
     await toolbar.latestButton.click();
     await expect.poll(() => articles.count()).toBeLessThanOrEqual(100);
     await expect.poll(() => toolbar.distanceFromEnd()).toBeLessThan(2);
+  });
+
+  test('renders earlier messages a group at a time, one group a frame, so loading them never hitches', async ({ page }) => {
+    const toolbar = new Toolbar(page, server);
+    await toolbar.start();
+    const articles = toolbar.log.getByRole('article');
+    const more = toolbar.log.getByRole('button', { name: /^Show earlier messages/ });
+    await expect(more).toBeVisible();
+    await expect.poll(() => toolbar.distanceFromEnd()).toBeLessThan(2);
+    const before = await articles.count();
+    // Counts the messages added to the list in each frame (a frame's scroll events, animation
+    // frame callbacks and the renders they start share its timeline time).
+    await toolbar.log.evaluate((log) => {
+      const perFrame = new Map<number, number>();
+      (window as unknown as { perFrame: Map<number, number> }).perFrame = perFrame;
+      new MutationObserver((records) => {
+        const frame = Number(document.timeline.currentTime);
+        for (const r of records) {
+          for (const node of r.addedNodes) {
+            if (!(node instanceof Element)) continue;
+            const added = (node.matches('.ab-msg') ? 1 : 0) + node.querySelectorAll('.ab-msg').length;
+            if (added > 0) perFrame.set(frame, (perFrame.get(frame) ?? 0) + added);
+          }
+        }
+      }).observe(log, { childList: true, subtree: true });
+    });
+    await more.click();
+    // One step of the window (80 messages) arrives whole, across frames.
+    await expect.poll(() => articles.count()).toBe(before + 80);
+    await expect(toolbar.log).not.toHaveAttribute('aria-busy', 'true');
+    const counts = await page.evaluate(() => [...(window as unknown as { perFrame: Map<number, number> }).perFrame.values()]);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(80);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(10);
   });
 });

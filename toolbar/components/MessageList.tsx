@@ -51,6 +51,12 @@ const STICK_THRESHOLD = 48;
 const WINDOW = 60;
 /** Messages added to the window each time the user reaches its top. */
 const WINDOW_STEP = 80;
+/**
+ * Messages rendered per frame while the window grows by WINDOW_STEP: each costs its Markdown, DOM
+ * and style, and a whole step in one task held the main thread past 50 ms (a hitch). One group, so
+ * each batch adds a whole group and the groups keep their indexes.
+ */
+const EARLIER_BATCH = 10;
 /** Within this many px of the top of the window, scrolling up loads more. */
 const LOAD_THRESHOLD = 400;
 
@@ -231,13 +237,39 @@ export function MessageList() {
     // (Else the user's scroll up has not started: following now would pull the list out from under it.)
   };
 
-  const showEarlier = () => {
+  /** How many messages the window grows to, EARLIER_BATCH per frame (reached once that many are rendered). */
+  const goal = useRef(0);
+  /** The frame that renders the next batch (null when none waits). */
+  const batchFrame = useRef<number | null>(null);
+  /** This render's messages and first rendered index, for the batches rendered in later frames. */
+  const rendered = useRef({ count: 0, first: 0 });
+  rendered.current = { count: ids.length - first, first };
+
+  /** Renders the next batch of earlier messages above, keeping the first one shown in place. */
+  const addBatch = () => {
+    batchFrame.current = null;
     const el = scroller.current;
     const node = inner.current?.querySelector('.ab-msg');
-    if (!el || !node || first === 0 || anchor.current) return;
+    const { count, first: at } = rendered.current;
+    if (!el || !node || at === 0 || anchor.current || goal.current <= count) return el?.removeAttribute('aria-busy');
     const focused = (el.getRootNode() as ShadowRoot | Document).activeElement;
     anchor.current = { node, offset: node.getBoundingClientRect().top - el.getBoundingClientRect().top, refocus: !!focused?.classList.contains('ab-earlier') };
-    setShown(ids.length - first + WINDOW_STEP);
+    setShown(Math.min(goal.current, count + EARLIER_BATCH));
+  };
+
+  /**
+   * Grows the window by WINDOW_STEP, a batch per frame. Batches render in animation frames only: a
+   * frame requested from a scroll event runs in that same frame, one requested from a frame's
+   * callback in the next, so no frame renders two.
+   */
+  const showEarlier = () => {
+    if (first === 0) return;
+    goal.current = Math.max(goal.current, ids.length - first + WINDOW_STEP);
+    if (batchFrame.current !== null || anchor.current) return;
+    // Busy until the step is in (the attribute is not Preact's: no render to set or clear it).
+    scroller.current?.setAttribute('aria-busy', 'true');
+    if (typeof requestAnimationFrame === 'undefined') return addBatch();
+    batchFrame.current = requestAnimationFrame(addBatch);
   };
 
   const onScroll = () => {
@@ -276,6 +308,10 @@ export function MessageList() {
     userScrolledAt.current = 0;
     upAskedAt.current = 0;
     setDetached(false);
+    goal.current = 0;
+    if (batchFrame.current !== null) cancelAnimationFrame(batchFrame.current);
+    batchFrame.current = null;
+    scroller.current?.removeAttribute('aria-busy');
     setShown(WINDOW);
     scrollToEnd();
   };
@@ -287,7 +323,8 @@ export function MessageList() {
     const el = scroller.current;
     const was = anchor.current;
     anchor.current = null;
-    if (!el || !was || !was.node.isConnected) return;
+    if (!el || !was) return;
+    if (!was.node.isConnected) return el.removeAttribute('aria-busy');
     // The button is gone once every message is shown: keep the keyboard user in the list.
     if (was.refocus && !el.querySelector('.ab-earlier')) el.focus({ preventScroll: true });
     const keep = () => {
@@ -303,7 +340,11 @@ export function MessageList() {
       expected = keep();
       requestAnimationFrame(check);
     };
-    if (typeof requestAnimationFrame !== 'undefined') requestAnimationFrame(check);
+    if (typeof requestAnimationFrame === 'undefined') return;
+    requestAnimationFrame(check);
+    // The next batch in the next frame, while the window has not reached its goal.
+    if (first > 0 && goal.current > ids.length - first) batchFrame.current = requestAnimationFrame(addBatch);
+    else el.removeAttribute('aria-busy');
   }, [first]);
 
   // A new chat opens at its end.
