@@ -2,6 +2,7 @@
  * Versions of an answer: Regenerate, Retry and Edit make a new version in place of piling the
  * question up again, and ‹ n/m › switches between them.
  */
+import { checkContrast, seriousViolations } from './axe.ts';
 import { expect, snap, test } from './fixtures.ts';
 
 test.beforeEach(async ({ toolbar }) => {
@@ -35,6 +36,22 @@ test('Regenerate makes a second version of the answer under the one question, an
   await versions.getByRole('button', { name: 'Next version' }).click();
   await expect(versions).toHaveAccessibleName('Version 2 of 2');
   await expect(toolbar.userMessages).toHaveText(['help']);
+});
+
+test('the ‹ n/m › switcher has no serious axe finding and readable contrast, light and dark', async ({ toolbar, page }) => {
+  const first = await toolbar.ask('help');
+  await first.hover();
+  await first.getByRole('button', { name: 'Regenerate' }).click();
+  const versions = toolbar.log.getByRole('group', { name: 'Version 2 of 2' });
+  await expect(versions).toBeVisible();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await versions.hover();
+    expect(await seriousViolations(page), colorScheme).toEqual([]);
+    const report = await checkContrast(page);
+    expect(report.violations, colorScheme).toEqual([]);
+    expect(report.measured).toBeGreaterThan(5);
+  }
 });
 
 test('Retry of a failed reply makes a new version of it, not a second question', async ({ toolbar }) => {
