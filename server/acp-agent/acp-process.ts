@@ -65,7 +65,19 @@ export interface AcpSession {
   known: Set<string>;
   /** The environment the process runs with: what it can sign in with. */
   env: NodeJS.ProcessEnv;
+  /**
+   * Resolves once the session has sent nothing for a moment (at most 2 s): an agent may go on
+   * replaying a loaded session's history after it answered `session/load` (Codex does), and a
+   * turn that listened meanwhile would show that history as its reply.
+   */
+  settle?: (sessionId: string) => Promise<void>;
 }
+
+/** How long a loaded session must be silent before a turn listens to it, and the longest wait for that. */
+const SETTLE_QUIET_MS = 150;
+const SETTLE_MAX_MS = 2000;
+/** Sessions whose last update time is kept: enough for every open chat. */
+const MAX_TRACKED_SESSIONS = 500;
 
 export interface FailureContext {
   /** The failure came as the agent started or opened a session (not during a turn). */
@@ -95,6 +107,8 @@ export class AcpProcess {
   private exitCode: number | null | undefined = undefined;
   private readonly sinks = new Map<string, SessionSink>();
   private readonly heldNotices = new HeldNotices();
+  /** When each session last sent an update, for `settle`. */
+  private readonly lastUpdateAt = new Map<string, number>();
 
   constructor(private readonly o: AcpProcessOptions) {}
 
@@ -172,6 +186,21 @@ export class AcpProcess {
     clearTimeout(killer);
   }
 
+  private noteUpdate(sessionId: string): void {
+    this.lastUpdateAt.delete(sessionId);
+    this.lastUpdateAt.set(sessionId, Date.now());
+    if (this.lastUpdateAt.size > MAX_TRACKED_SESSIONS) this.lastUpdateAt.delete(this.lastUpdateAt.keys().next().value!);
+  }
+
+  private async settle(sessionId: string): Promise<void> {
+    const deadline = Date.now() + SETTLE_MAX_MS;
+    for (;;) {
+      const quietFor = Date.now() - (this.lastUpdateAt.get(sessionId) ?? 0);
+      if (quietFor >= SETTLE_QUIET_MS || Date.now() >= deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_QUIET_MS - quietFor, deadline - Date.now())));
+    }
+  }
+
   private async start(): Promise<AcpSession> {
     this.stderr.clear();
     this.garbage = null;
@@ -215,6 +244,7 @@ export class AcpProcess {
     const root = this.o.cwd;
     const app = client({ name: 'agentbar' })
       .onNotification(methods.client.session.update, ({ params }) => {
+        this.noteUpdate(params.sessionId);
         // Announcements such as the agent's commands come right after a session starts, before a
         // turn listens: they go to the agent as a whole.
         if (params.update.sessionUpdate === 'available_commands_update') this.o.onCommands?.(params.update.availableCommands);
@@ -257,7 +287,7 @@ export class AcpProcess {
       throw new Error(await this.describeFailure(error, { starting: true }));
     });
     this.o.log?.('info', `started ${this.o.command} (pid ${child.pid}), ACP v${init.protocolVersion}`);
-    return { agent: connection.agent, init, known: new Set(), env };
+    return { agent: connection.agent, init, known: new Set(), env, settle: (sessionId) => this.settle(sessionId) };
   }
 }
 

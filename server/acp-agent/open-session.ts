@@ -61,6 +61,7 @@ export async function openSession(ctx: RunContext, session: AcpSession, o: OpenS
       const load = () => withTimeout(agent.request(methods.agent.session.load, { sessionId: stored, cwd: o.cwd, mcpServers }), o.startTimeoutMs, 'The agent did not load its session');
       const loaded = await requestSignedIn(session, load, signIn);
       known.add(stored);
+      await session.settle?.(stored);
       await o.choices.applyOnOpen(ctx, agent, stored, loaded?.modes, loaded?.configOptions, readSessionModels(loaded));
       return { sessionId: stored, history: null };
     } catch (error) {

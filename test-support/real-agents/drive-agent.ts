@@ -137,13 +137,15 @@ export interface Dialect {
   reasoning?: (text: string) => string;
 }
 
-/** Answers model turns by the newest user text (first key it contains), and tool results by `after`. */
+/** Answers model turns by the newest user text (the key it contains last), and tool results by `after`. */
 export function scriptTurns(fake: ProviderServer, dialect: Dialect, byText: Record<string, Turn>, after: (results: Map<string, { content: unknown; isError: boolean }>) => Turn | undefined = () => undefined): void {
   fake.respond = (request) => {
     const results = dialect.toolResults(request);
     if (results.size > 0) return after(results);
     const text = dialect.lastUserText(request);
-    const key = Object.keys(byText).find((k) => text.includes(k));
+    // The key said last wins: an agent may send an interrupted turn's words in the same message.
+    let key: string | undefined;
+    for (const k of Object.keys(byText)) if (text.includes(k) && (key === undefined || text.lastIndexOf(k) > text.lastIndexOf(key))) key = k;
     return key ? byText[key] : undefined;
   };
 }
@@ -226,7 +228,7 @@ export function describeCommonFlows(fake: () => ProviderServer, driver: { start(
   });
 
   it('loads its session again after agentbar restarts', async () => {
-    // 'which word' first: a session started afresh gets the earlier exchange in the same prompt.
+    // A session started afresh gets the earlier exchange in the same prompt, before the question.
     scriptTurns(fake(), dialect, { 'which word': { steps: [{ text: 'You said teal.' }] }, remember: { steps: [{ text: 'I will remember the word teal.' }] } });
     const d = await driver.start();
     await d.ask('remember the word teal');
